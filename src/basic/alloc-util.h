@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdint.h>
+#include <stdlib.h>
+
+/* Allocation helpers. They return NULL on failure (including multiplication
+ * overflow); callers turn that into -ENOMEM. */
+
+static inline void *malloc_multiply(size_t n, size_t size) {
+        if (size != 0 && n > SIZE_MAX / size)
+                return NULL;
+        return malloc(n * size ? n * size : 1);
+}
+
+static inline void *reallocarray_safe(void *p, size_t n, size_t size) {
+        if (size != 0 && n > SIZE_MAX / size)
+                return NULL;
+        return realloc(p, n * size ? n * size : 1);
+}
+
+#define new0(t, n) ((t *) calloc((n) ? (n) : 1, sizeof(t)))
+
+/* Make sure *array has room for at least need elements of size elsize.
+ * Grows geometrically. Returns 0 or -ENOMEM (array untouched on failure). */
+int greedy_realloc(void **array, size_t *allocated, size_t need, size_t elsize);
+
+#define GREEDY_REALLOC(array, allocated, need) \
+        greedy_realloc((void **) &(array), &(allocated), (need), sizeof((array)[0]))

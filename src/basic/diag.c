@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc-util.h"
+#include "diag.h"
+
+static void diag_done(Diag *d) {
+        free(d->rule);
+        free(d->file);
+        free(d->section);
+        free(d->key);
+        free(d->message);
+}
+
+static int strdup_opt(const char *s, char **ret) {
+        if (!s) {
+                *ret = NULL;
+                return 0;
+        }
+        *ret = strdup(s);
+        return *ret ? 0 : -ENOMEM;
+}
+
+int diag_add(DiagList *l, DiagSeverity severity, SystemdEffect effect, const char *rule,
+             const char *file, unsigned line, const char *section, const char *key,
+             const char *fmt, ...) {
+        Diag d = { .severity = severity, .effect = effect, .line = line };
+        va_list ap;
+        int r;
+
+        r = GREEDY_REALLOC(l->items, l->allocated, l->n + 1);
+        if (r < 0)
+                return r;
+
+        va_start(ap, fmt);
+        r = vasprintf(&d.message, fmt, ap);
+        va_end(ap);
+        if (r < 0) {
+                d.message = NULL;
+                return -ENOMEM;
+        }
+
+        if (strdup_opt(rule, &d.rule) < 0 || strdup_opt(file, &d.file) < 0 ||
+            strdup_opt(section, &d.section) < 0 || strdup_opt(key, &d.key) < 0) {
+                diag_done(&d);
+                return -ENOMEM;
+        }
+
+        l->items[l->n++] = d;
+        return 0;
+}
+
+void diag_list_done(DiagList *l) {
+        for (size_t i = 0; i < l->n; i++)
+                diag_done(&l->items[i]);
+        free(l->items);
+        *l = (DiagList) {};
+}
+
+int diag_list_move(DiagList *dst, DiagList *src) {
+        int r;
+
+        r = GREEDY_REALLOC(dst->items, dst->allocated, dst->n + src->n);
+        if (r < 0)
+                return r;
+        if (src->n > 0)
+                memcpy(dst->items + dst->n, src->items, src->n * sizeof(Diag));
+        dst->n += src->n;
+        src->n = 0;
+        return 0;
+}
+
+size_t diag_list_count(const DiagList *l, DiagSeverity severity) {
+        size_t c = 0;
+
+        for (size_t i = 0; i < l->n; i++)
+                if (l->items[i].severity == severity)
+                        c++;
+        return c;
+}
+
+const char *diag_severity_to_string(DiagSeverity s) {
+        switch (s) {
+        case DIAG_NOTE:
+                return "note";
+        case DIAG_WARNING:
+                return "warning";
+        case DIAG_ERROR:
+                return "error";
+        }
+        return "unknown";
+}
+
+const char *systemd_effect_to_string(SystemdEffect e) {
+        switch (e) {
+        case EFFECT_NONE:
+                return "none";
+        case EFFECT_LINE_IGNORED:
+                return "line-ignored";
+        case EFFECT_UNIT_FATAL:
+                return "unit-fatal";
+        case EFFECT_FILE_FAILED:
+                return "file-failed";
+        }
+        return "unknown";
+}
+
+static int append_printable(StrBuf *out, const char *s) {
+        int r = 0;
+
+        for (const unsigned char *p = (const unsigned char *) s; *p && r >= 0; p++) {
+                if (*p < 0x20 || *p == 0x7f)
+                        r = strbuf_printf(out, "\\x%02x", *p);
+                else
+                        r = strbuf_append_char(out, (char) *p);
+        }
+        return r;
+}
+
+int diag_format_text(const Diag *d, StrBuf *out) {
+        int r;
+
+        r = append_printable(out, d->file ? d->file : "<unknown>");
+        if (r >= 0 && d->line > 0)
+                r = strbuf_printf(out, ":%u", d->line);
+        if (r >= 0)
+                r = strbuf_printf(out, ": %s: ", diag_severity_to_string(d->severity));
+        if (r >= 0)
+                r = append_printable(out, d->message);
+        if (r >= 0 && (d->section || d->key)) {
+                r = strbuf_append_str(out, " [");
+                if (r >= 0 && d->section)
+                        r = append_printable(out, d->section);
+                if (r >= 0 && d->section && d->key)
+                        r = strbuf_append_char(out, '.');
+                if (r >= 0 && d->key)
+                        r = append_printable(out, d->key);
+                if (r >= 0)
+                        r = strbuf_append_char(out, ']');
+        }
+        if (r >= 0 && d->rule)
+                r = strbuf_printf(out, " (%s)", d->rule);
+        if (r >= 0)
+                r = strbuf_append_char(out, '\n');
+        return r;
+}

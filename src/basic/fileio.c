@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fileio.h"
+#include "macro.h"
+#include "strbuf.h"
+
+int read_full_fd(int fd, size_t max_size, char **ret, size_t *ret_size) {
+        _cleanup_(strbuf_done) StrBuf b = {};
+        struct stat st;
+        int r;
+
+        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+                if ((unsigned long long) st.st_size > max_size)
+                        return -EFBIG;
+                r = strbuf_reserve(&b, (size_t) st.st_size);
+                if (r < 0)
+                        return r;
+        }
+
+        for (;;) {
+                ssize_t n;
+
+                r = strbuf_reserve(&b, 65536);
+                if (r < 0)
+                        return r;
+                n = read(fd, b.data + b.len, b.allocated - b.len - 1);
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return -errno;
+                }
+                if (n == 0)
+                        break;
+                b.len += (size_t) n;
+                if (b.len > max_size)
+                        return -EFBIG;
+        }
+        r = strbuf_reserve(&b, 0);
+        if (r < 0)
+                return r;
+        b.data[b.len] = '\0';
+
+        *ret_size = b.len;
+        *ret = strbuf_steal(&b);
+        return 0;
+}
+
+int read_full_file(const char *path, size_t max_size, char **ret, size_t *ret_size) {
+        int fd, r;
+
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return -errno;
+        r = read_full_fd(fd, max_size, ret, ret_size);
+        close(fd);
+        return r;
+}
+
+int loop_write(int fd, const void *data, size_t size) {
+        const char *p = data;
+
+        while (size > 0) {
+                ssize_t n = write(fd, p, size);
+
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return -errno;
+                }
+                p += n;
+                size -= (size_t) n;
+        }
+        return 0;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t size, unsigned mode) {
+        _cleanup_free_ char *tmp = NULL;
+        int fd, r;
+
+        if (asprintf(&tmp, "%s.unitguard-XXXXXX", path) < 0)
+                return -ENOMEM;
+        fd = mkostemp(tmp, O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+
+        r = loop_write(fd, data, size);
+        if (r >= 0 && fchmod(fd, (mode_t) mode) < 0)
+                r = -errno;
+        if (r >= 0 && fsync(fd) < 0)
+                r = -errno;
+        if (close(fd) < 0 && r >= 0)
+                r = -errno;
+        if (r >= 0 && rename(tmp, path) < 0)
+                r = -errno;
+        if (r < 0)
+                (void) unlink(tmp);
+        return r;
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stddef.h>
+
+/* Reads a whole file (or fd) into a freshly allocated, NUL-terminated
+ * buffer. Fails with -EFBIG when it is larger than max_size bytes. */
+int read_full_fd(int fd, size_t max_size, char **ret, size_t *ret_size);
+int read_full_file(const char *path, size_t max_size, char **ret, size_t *ret_size);
+
+/* Writes data to path atomically: a temporary file in the same directory,
+ * fsync'd and renamed over path. Nothing is left behind on failure. */
+int write_file_atomic(const char *path, const void *data, size_t size, unsigned mode);
+
+/* write(2) until done; -errno on failure (EPIPE included). */
+int loop_write(int fd, const void *data, size_t size);

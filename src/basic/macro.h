@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* Small language helpers shared by every component. */
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define _cleanup_(f) __attribute__((cleanup(f)))
+#define _printf_(a, b) __attribute__((format(printf, a, b)))
+#define _unused_ __attribute__((unused))
+#define _must_check_ __attribute__((warn_unused_result))
+#define _noreturn_ __attribute__((noreturn))
+
+#define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+static inline void freep(void *p) {
+        free(*(void **) p);
+}
+#define _cleanup_free_ _cleanup_(freep)
+
+static inline bool streq(const char *a, const char *b) {
+        return strcmp(a, b) == 0;
+}
+
+static inline bool streq_ptr(const char *a, const char *b) {
+        if (!a || !b)
+                return a == b;
+        return strcmp(a, b) == 0;
+}
+
+/* Returns a pointer just past the prefix, or NULL if s does not start with it. */
+static inline const char *startswith(const char *s, const char *prefix) {
+        size_t l = strlen(prefix);
+        return strncmp(s, prefix, l) == 0 ? s + l : NULL;
+}
+
+static inline bool endswith(const char *s, const char *suffix) {
+        size_t ls = strlen(s), lx = strlen(suffix);
+        return ls >= lx && memcmp(s + ls - lx, suffix, lx) == 0;
+}
+
+/* Hand ownership of a pointer over, leaving NULL behind. */
+#define TAKE_PTR(p)                             \
+        ({                                      \
+                __typeof__(p) _taken = (p);     \
+                (p) = NULL;                     \
+                _taken;                         \
+        })

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "macro.h"
+
+/* A growable byte buffer. The content is always NUL-terminated (the NUL is
+ * not counted in len), so it can be handed to string functions when it holds
+ * no embedded NUL. */
+typedef struct StrBuf {
+        char *data;
+        size_t len;
+        size_t allocated;
+} StrBuf;
+
+int strbuf_reserve(StrBuf *b, size_t extra);
+int strbuf_append(StrBuf *b, const void *p, size_t n);
+int strbuf_append_str(StrBuf *b, const char *s);
+int strbuf_append_char(StrBuf *b, char c);
+int strbuf_printf(StrBuf *b, const char *fmt, ...) _printf_(2, 3);
+void strbuf_reset(StrBuf *b);
+void strbuf_done(StrBuf *b);
+/* Hands the buffer over (never NULL on success: an empty buffer gives ""). */
+char *strbuf_steal(StrBuf *b);
