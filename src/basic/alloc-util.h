@@ -10,13 +10,13 @@
 static inline void *malloc_multiply(size_t n, size_t size) {
         if (size != 0 && n > SIZE_MAX / size)
                 return NULL;
-        return malloc(n * size ? n * size : 1);
+        return malloc(n * size > 0 ? n * size : 1);
 }
 
 static inline void *reallocarray_safe(void *p, size_t n, size_t size) {
         if (size != 0 && n > SIZE_MAX / size)
                 return NULL;
-        return realloc(p, n * size ? n * size : 1);
+        return realloc(p, n * size > 0 ? n * size : 1);
 }
 
 #define new0(t, n) ((t *) calloc((n) ? (n) : 1, sizeof(t)))
