@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "basic/macro.h"
+#include "exit-codes.h"
+#include "verbs.h"
+
+static void help(FILE *f) {
+        fprintf(f,
+                "Usage: unitguard COMMAND [OPTIONS...]\n"
+                "\n"
+                "Check systemd unit files against a policy before they reach a system.\n"
+                "\n"
+                "Commands:\n"
+                "  filter [FILE|DIR|-]...   read units, apply the policy, write what passes\n"
+                "  policy check|show|list   validate, show and list policies\n"
+                "  hwdb query|compile|check read systemd's hardware database\n"
+                "\n"
+                "Options:\n"
+                "  -h --help                show this help\n"
+                "     --version             show the version\n"
+                "\n"
+                "Exit status:\n"
+                "  0  nothing was rejected\n"
+                "  1  at least one unit was rejected\n"
+                "  2  usage error or invalid policy\n"
+                "  3  an input could not be read, or the output could not be written\n"
+                "\n"
+                "See unitguard(1) and 'unitguard COMMAND --help'.\n");
+}
+
+int main(int argc, char **argv) {
+        static const struct {
+                const char *name;
+                int (*run)(int argc, char **argv);
+        } verbs[] = {
+                { "filter", verb_filter },
+                { "policy", verb_policy },
+                { "hwdb", verb_hwdb },
+        };
+
+        /* A closed pipe on stdout is reported by write() as EPIPE and ends
+         * the program quietly; no signal should kill it half-way. */
+        signal(SIGPIPE, SIG_IGN);
+
+        if (argc < 2) {
+                help(stderr);
+                return EXIT_USAGE;
+        }
+        if (streq(argv[1], "-h") || streq(argv[1], "--help") || streq(argv[1], "help")) {
+                help(stdout);
+                return EXIT_CLEAN;
+        }
+        if (streq(argv[1], "--version")) {
+                printf("unitguard %s\n", PACKAGE_VERSION);
+                return EXIT_CLEAN;
+        }
+
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                if (streq(argv[1], verbs[i].name))
+                        return verbs[i].run(argc - 1, argv + 1);
+
+        fprintf(stderr, "unitguard: unknown command '%s'; see 'unitguard --help'\n", argv[1]);
+        return EXIT_USAGE;
+}
