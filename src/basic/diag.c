@@ -7,6 +7,7 @@
 
 #include "alloc-util.h"
 #include "diag.h"
+#include "json-writer.h"
 
 static void diag_done(Diag *d) {
         free(d->rule);
@@ -28,17 +29,26 @@ static int strdup_opt(const char *s, char **ret) {
 int diag_add(DiagList *l, DiagSeverity severity, SystemdEffect effect, const char *rule,
              const char *file, unsigned line, const char *section, const char *key,
              const char *fmt, ...) {
-        Diag d = { .severity = severity, .effect = effect, .line = line };
         va_list ap;
+        int r;
+
+        va_start(ap, fmt);
+        r = diag_addv(l, severity, effect, rule, file, line, section, key, fmt, ap);
+        va_end(ap);
+        return r;
+}
+
+int diag_addv(DiagList *l, DiagSeverity severity, SystemdEffect effect, const char *rule,
+              const char *file, unsigned line, const char *section, const char *key,
+              const char *fmt, va_list ap) {
+        Diag d = { .severity = severity, .effect = effect, .line = line };
         int r;
 
         r = GREEDY_REALLOC(l->items, l->allocated, l->n + 1);
         if (r < 0)
                 return r;
 
-        va_start(ap, fmt);
         r = vasprintf(&d.message, fmt, ap);
-        va_end(ap);
         if (r < 0) {
                 d.message = NULL;
                 return -ENOMEM;
@@ -146,5 +156,42 @@ int diag_format_text(const Diag *d, StrBuf *out) {
                 r = strbuf_printf(out, " (%s)", d->rule);
         if (r >= 0)
                 r = strbuf_append_char(out, '\n');
+        return r;
+}
+
+static int json_field(StrBuf *out, const char *name, const char *value, bool comma) {
+        int r;
+
+        r = strbuf_printf(out, "%s\"%s\":", comma ? "," : "", name);
+        if (r < 0)
+                return r;
+        if (!value)
+                return strbuf_append_str(out, "null");
+        r = json_append_cstring(out, value);
+        return r < 0 ? r : 0;
+}
+
+int diag_to_json(const Diag *d, StrBuf *out) {
+        int r;
+
+        r = strbuf_append_char(out, '{');
+        if (r >= 0)
+                r = json_field(out, "rule", d->rule, false);
+        if (r >= 0)
+                r = json_field(out, "severity", diag_severity_to_string(d->severity), true);
+        if (r >= 0)
+                r = json_field(out, "systemd", systemd_effect_to_string(d->effect), true);
+        if (r >= 0)
+                r = json_field(out, "file", d->file, true);
+        if (r >= 0)
+                r = strbuf_printf(out, ",\"line\":%u", d->line);
+        if (r >= 0)
+                r = json_field(out, "section", d->section, true);
+        if (r >= 0)
+                r = json_field(out, "key", d->key, true);
+        if (r >= 0)
+                r = json_field(out, "message", d->message, true);
+        if (r >= 0)
+                r = strbuf_append_char(out, '}');
         return r;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -45,6 +46,9 @@ typedef struct DiagList {
 int diag_add(DiagList *l, DiagSeverity severity, SystemdEffect effect, const char *rule,
              const char *file, unsigned line, const char *section, const char *key,
              const char *fmt, ...) _printf_(9, 10);
+int diag_addv(DiagList *l, DiagSeverity severity, SystemdEffect effect, const char *rule,
+              const char *file, unsigned line, const char *section, const char *key,
+              const char *fmt, va_list ap) _printf_(9, 0);
 void diag_list_done(DiagList *l);
 /* Moves all records of src to the end of dst; src is left empty. */
 int diag_list_move(DiagList *dst, DiagList *src);
@@ -56,3 +60,6 @@ const char *systemd_effect_to_string(SystemdEffect e);
 /* "PATH:LINE: error: message [Section.Key]" plus a newline. Bytes that are
  * not printable are shown as \xNN so one record stays on one line. */
 int diag_format_text(const Diag *d, StrBuf *out);
+
+/* One JSON object (no newline) with all fields of the record. */
+int diag_to_json(const Diag *d, StrBuf *out);

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The UnitFile model: lifetime, edits and lookups. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "basic/alloc-util.h"
+#include "unit-file.h"
+
+UnitFile *unit_file_free(UnitFile *f) {
+        if (!f)
+                return NULL;
+        for (size_t i = 0; i < f->n_entries; i++)
+                free(f->entries[i].edit_text);
+        for (size_t i = 0; i < f->n_inserts; i++)
+                free(f->inserts[i].text);
+        free(f->entries);
+        free(f->sections);
+        free(f->inserts);
+        free(f->arena);
+        free(f->data);
+        free(f->path);
+        free(f->unit_name);
+        diag_list_done(&f->diags);
+        free(f);
+        return NULL;
+}
+
+const char *unit_entry_section(const UnitFile *f, const UnitEntry *e) {
+        return e->section >= 0 ? f->sections[e->section].name : NULL;
+}
+
+bool unit_file_modified(const UnitFile *f) {
+        if (f->n_inserts > 0)
+                return true;
+        for (size_t i = 0; i < f->n_entries; i++)
+                if (f->entries[i].edit != EDIT_KEEP)
+                        return true;
+        return false;
+}
+
+int unit_entry_set_edit(UnitFile *f, size_t entry, EntryEdit edit, const char *text) {
+        UnitEntry *e;
+        char *copy = NULL;
+
+        if (entry >= f->n_entries)
+                return -EINVAL;
+        if (text) {
+                copy = strdup(text);
+                if (!copy)
+                        return -ENOMEM;
+        }
+        e = &f->entries[entry];
+        free(e->edit_text);
+        e->edit = edit;
+        e->edit_text = copy;
+        return 0;
+}
+
+static bool ends_line(const UnitFile *f, size_t at) {
+        char c;
+
+        if (at == 0)
+                return true;
+        c = f->data[at - 1];
+        return c == '\n' || c == '\r' || c == '\0';
+}
+
+/* Where new entries of a section go: after the last entry of its last
+ * occurrence, or right after that occurrence's header. */
+static int insertion_point(const UnitFile *f, const char *section, size_t *ret) {
+        int last = -1;
+
+        for (size_t i = 0; i < f->n_sections; i++)
+                if (streq(f->sections[i].name, section))
+                        last = (int) i;
+        if (last < 0)
+                return -ENOENT;
+
+        *ret = f->sections[last].raw_end;
+        for (size_t i = 0; i < f->n_entries; i++)
+                if (f->entries[i].section == last)
+                        *ret = f->entries[i].raw_end;
+        return 0;
+}
+
+int unit_file_add_entry(UnitFile *f, const char *section, const char *key, const char *value) {
+        _cleanup_(strbuf_done) StrBuf text = {};
+        size_t at;
+        bool new_section;
+        int r;
+
+        new_section = insertion_point(f, section, &at) < 0;
+        if (new_section)
+                at = f->size;
+
+        if (!ends_line(f, at))
+                r = strbuf_append_char(&text, '\n');
+        else
+                r = 0;
+        if (r >= 0 && new_section)
+                r = strbuf_printf(&text, "%s[%s]\n", f->size > 0 ? "\n" : "", section);
+        if (r >= 0)
+                r = strbuf_printf(&text, "%s=%s\n", key, value);
+        if (r < 0)
+                return r;
+
+        r = GREEDY_REALLOC(f->inserts, f->allocated_inserts, f->n_inserts + 1);
+        if (r < 0)
+                return r;
+        f->inserts[f->n_inserts] = (UnitInsert) {
+                .at = at,
+                .order = f->n_inserts,
+                .text = strbuf_steal(&text),
+        };
+        if (!f->inserts[f->n_inserts].text)
+                return -ENOMEM;
+        f->n_inserts++;
+        return 0;
+}

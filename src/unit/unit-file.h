@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "basic/diag.h"
+#include "basic/strbuf.h"
+#include "unit-type.h"
+
+/* The parsed model of one unit file or drop-in, as systemd's parser sees it,
+ * tied to the exact bytes it came from so that a file can be written back
+ * byte for byte, with only the edits a policy asked for. */
+
+/* systemd's LONG_LINE_MAX: a physical line of this many bytes or more, or a
+ * joined continuation longer than this, fails the whole file. */
+#define UNIT_LINE_MAX ((size_t) 1048576)
+/* unitguard's own cap on one file, to bound memory per unit. */
+#define UNIT_FILE_MAX ((size_t) 64 * 1024 * 1024)
+
+typedef enum SectionState {
+        SECTION_KNOWN,         /* valid for the unit type */
+        SECTION_EXTENSION,     /* X-...: systemd ignores it silently */
+        SECTION_UNKNOWN,       /* systemd warns once and ignores its entries */
+} SectionState;
+
+typedef struct UnitSection {
+        char *name;            /* without the brackets */
+        unsigned line;
+        size_t raw_end;        /* end of the header's line(s), terminator included */
+        SectionState state;
+} UnitSection;
+
+typedef enum EntryEdit {
+        EDIT_KEEP,
+        EDIT_DROP,             /* remove the entry's lines */
+        EDIT_COMMENT,          /* comment the entry out, with a reason */
+        EDIT_REPLACE,          /* write KEY=replacement instead */
+} EntryEdit;
+
+typedef struct UnitEntry {
+        int section;           /* index into sections, -1 before any section */
+        char *key;             /* stripped */
+        char *value;           /* logical value: continuations joined, stripped */
+        size_t raw_start;      /* byte range of the entry's physical lines in */
+        size_t raw_end;        /*   the file, line terminators included */
+        unsigned line_first;
+        unsigned line_last;    /* the line systemd reports (the last one read) */
+        EntryEdit edit;
+        char *edit_text;       /* replacement value or comment reason (owned) */
+} UnitEntry;
+
+/* Text a rewrite adds; written just before byte offset `at`. */
+typedef struct UnitInsert {
+        size_t at;
+        size_t order;          /* keeps insertions at one offset in call order */
+        char *text;            /* owned, complete lines */
+} UnitInsert;
+
+typedef struct UnitFile {
+        char *path;            /* as shown in diagnostics */
+        char *unit_name;       /* the unit this file configures */
+        UnitType type;
+        bool is_dropin;
+
+        char *data;            /* the raw bytes (owned), NUL-terminated */
+        size_t size;
+
+        UnitSection *sections;
+        size_t n_sections, allocated_sections;
+        UnitEntry *entries;
+        size_t n_entries, allocated_entries;
+        UnitInsert *inserts;
+        size_t n_inserts, allocated_inserts;
+
+        unsigned n_lines;      /* physical lines */
+        unsigned failed_line;  /* file-level failure: systemd stops here; 0 = none */
+        bool has_bom;
+
+        char *arena;           /* storage for names, keys and values */
+        size_t arena_used, arena_size;
+
+        DiagList diags;
+} UnitFile;
+
+/* Parses data (size bytes, taking ownership of it: it must have been
+ * allocated with malloc and carry one extra NUL byte at data[size]).
+ * unit_name may be NULL (then the type is unknown and all sections that
+ * any unit type knows are accepted). Problems in the file become
+ * diagnostics; only allocation failure is an error (-ENOMEM). */
+int unit_file_parse(char *data, size_t size, const char *path, const char *unit_name,
+                    bool is_dropin, UnitFile **ret);
+UnitFile *unit_file_free(UnitFile *f);
+static inline void unit_file_freep(UnitFile **f) {
+        unit_file_free(*f);
+}
+
+/* Section name of an entry, or NULL before any section. */
+const char *unit_entry_section(const UnitFile *f, const UnitEntry *e);
+bool unit_file_modified(const UnitFile *f);
+
+/* Edits requested by a policy. */
+int unit_entry_set_edit(UnitFile *f, size_t entry, EntryEdit edit, const char *text);
+/* Adds "KEY=VALUE" to section (creating the section at the end if needed). */
+int unit_file_add_entry(UnitFile *f, const char *section, const char *key, const char *value);
+
+/* Writes the file (with its edits) to out. Unmodified files are copied
+ * byte for byte. */
+int unit_file_write(const UnitFile *f, StrBuf *out);
+
+/* Appends one JSON object (no newline) describing the parsed model. */
+int unit_file_to_json(const UnitFile *f, StrBuf *out);

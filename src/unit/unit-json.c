@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The JSON view of a parsed file (see man/unitguard-filter.1, "JSON"). */
+#include <string.h>
+
+#include "basic/json-writer.h"
+#include "unit-file.h"
+
+static const char *section_state_to_string(SectionState s) {
+        switch (s) {
+        case SECTION_KNOWN:
+                return "known";
+        case SECTION_EXTENSION:
+                return "extension";
+        case SECTION_UNKNOWN:
+                return "unknown";
+        }
+        return "unknown";
+}
+
+static const char *edit_to_string(EntryEdit e) {
+        switch (e) {
+        case EDIT_KEEP:
+                return "keep";
+        case EDIT_DROP:
+                return "drop";
+        case EDIT_COMMENT:
+                return "comment";
+        case EDIT_REPLACE:
+                return "replace";
+        }
+        return "keep";
+}
+
+static int entry_to_json(const UnitFile *f, const UnitEntry *e, StrBuf *out) {
+        size_t raw_len = e->raw_end - e->raw_start;
+        int r;
+
+        /* The raw text without the final line terminator. */
+        while (raw_len > 0 && (f->data[e->raw_start + raw_len - 1] == '\n' ||
+                               f->data[e->raw_start + raw_len - 1] == '\r' ||
+                               f->data[e->raw_start + raw_len - 1] == '\0'))
+                raw_len--;
+
+        r = strbuf_append_str(out, "{\"key\":");
+        if (r >= 0)
+                r = json_append_cstring(out, e->key);
+        if (r >= 0)
+                r = strbuf_append_str(out, ",\"value\":");
+        if (r >= 0)
+                r = json_append_cstring(out, e->value);
+        if (r >= 0)
+                r = strbuf_append_str(out, ",\"raw\":");
+        if (r >= 0)
+                r = json_append_string(out, f->data + e->raw_start, raw_len);
+        if (r >= 0)
+                r = strbuf_printf(out, ",\"lines\":[%u,%u],\"edit\":\"%s\"", e->line_first,
+                                  e->line_last, edit_to_string(e->edit));
+        if (r >= 0 && e->edit_text) {
+                r = strbuf_append_str(out, e->edit == EDIT_REPLACE ? ",\"new_value\":" : ",\"reason\":");
+                if (r >= 0)
+                        r = json_append_cstring(out, e->edit_text);
+        }
+        if (r >= 0)
+                r = strbuf_append_char(out, '}');
+        return r < 0 ? r : 0;
+}
+
+static int entries_to_json(const UnitFile *f, int section, StrBuf *out) {
+        bool first = true;
+        int r = strbuf_append_char(out, '[');
+
+        for (size_t i = 0; r >= 0 && i < f->n_entries; i++) {
+                if (f->entries[i].section != section)
+                        continue;
+                if (!first)
+                        r = strbuf_append_char(out, ',');
+                first = false;
+                if (r >= 0)
+                        r = entry_to_json(f, &f->entries[i], out);
+        }
+        if (r >= 0)
+                r = strbuf_append_char(out, ']');
+        return r;
+}
+
+int unit_file_to_json(const UnitFile *f, StrBuf *out) {
+        const char *type = unit_type_to_string(f->type);
+        int r;
+
+        r = strbuf_append_str(out, "{\"path\":");
+        if (r >= 0)
+                r = json_append_cstring(out, f->path);
+        if (r >= 0)
+                r = strbuf_append_str(out, ",\"unit\":");
+        if (r >= 0)
+                r = f->unit_name ? json_append_cstring(out, f->unit_name) : strbuf_append_str(out, "null");
+        if (r >= 0)
+                r = strbuf_printf(out, ",\"type\":%s%s%s,\"dropin\":%s,\"size\":%zu,\"lines\":%u,\"bom\":%s",
+                                  type ? "\"" : "", type ? type : "null", type ? "\"" : "",
+                                  f->is_dropin ? "true" : "false", f->size, f->n_lines,
+                                  f->has_bom ? "true" : "false");
+        if (r >= 0) {
+                if (f->failed_line > 0)
+                        r = strbuf_printf(out, ",\"failed_line\":%u", f->failed_line);
+                else
+                        r = strbuf_append_str(out, ",\"failed_line\":null");
+        }
+        if (r >= 0)
+                r = strbuf_append_str(out, ",\"outside\":");
+        if (r >= 0)
+                r = entries_to_json(f, -1, out);
+        if (r >= 0)
+                r = strbuf_append_str(out, ",\"sections\":[");
+        for (size_t i = 0; r >= 0 && i < f->n_sections; i++) {
+                if (i > 0)
+                        r = strbuf_append_char(out, ',');
+                if (r >= 0)
+                        r = strbuf_append_str(out, "{\"name\":");
+                if (r >= 0)
+                        r = json_append_cstring(out, f->sections[i].name);
+                if (r >= 0)
+                        r = strbuf_printf(out, ",\"line\":%u,\"state\":\"%s\",\"entries\":",
+                                          f->sections[i].line,
+                                          section_state_to_string(f->sections[i].state));
+                if (r >= 0)
+                        r = entries_to_json(f, (int) i, out);
+                if (r >= 0)
+                        r = strbuf_append_char(out, '}');
+        }
+        if (r >= 0)
+                r = strbuf_append_str(out, "],\"diagnostics\":[");
+        for (size_t i = 0; r >= 0 && i < f->diags.n; i++) {
+                if (i > 0)
+                        r = strbuf_append_char(out, ',');
+                if (r >= 0)
+                        r = diag_to_json(&f->diags.items[i], out);
+        }
+        if (r >= 0)
+                r = strbuf_append_str(out, "]}");
+        return r < 0 ? r : 0;
+}

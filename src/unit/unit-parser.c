@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Builds the UnitFile model from raw bytes, following systemd's
+ * config_parse()/parse_line() step by step (see unit-semantics.md §1). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "basic/alloc-util.h"
+#include "basic/utf8.h"
+#include "unit-file.h"
+#include "unit-lexer.h"
+
+#define UTF8_BOM "\xef\xbb\xbf"
+/* Past this many diagnostics in one file, further ones are counted only. */
+#define DIAGS_PER_FILE_MAX 100
+
+typedef struct ParseState {
+        UnitFile *f;
+        int section;              /* current section, -1 before the first */
+        bool bom_seen;
+        unsigned suppressed;      /* diagnostics over the cap */
+
+        /* An open continuation: the joined text so far and where it began. */
+        bool in_cont;
+        StrBuf cont;
+        size_t cont_start, cont_end;
+        unsigned cont_line_first, cont_line_last;
+} ParseState;
+
+static bool is_blank(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static char *arena_strndup(UnitFile *f, const char *s, size_t n) {
+        char *p;
+
+        /* The arena is sized so that it cannot run out (see unit_file_parse);
+         * the check guards against a broken invariant, not normal input. */
+        if (n + 1 > f->arena_size - f->arena_used)
+                return NULL;
+        p = f->arena + f->arena_used;
+        memcpy(p, s, n);
+        p[n] = '\0';
+        f->arena_used += n + 1;
+        return p;
+}
+
+_printf_(7, 8)
+static int add_diag(ParseState *ps, DiagSeverity sev, SystemdEffect eff, const char *rule,
+                    unsigned line, const char *section, const char *fmt, ...) {
+        va_list ap;
+        int r;
+
+        if (ps->f->diags.n >= DIAGS_PER_FILE_MAX && eff != EFFECT_FILE_FAILED) {
+                ps->suppressed++;
+                return 0;
+        }
+        va_start(ap, fmt);
+        r = diag_addv(&ps->f->diags, sev, eff, rule, ps->f->path, line, section, NULL, fmt, ap);
+        va_end(ap);
+        return r;
+}
+
+static const char *current_section_name(const ParseState *ps) {
+        return ps->section >= 0 ? ps->f->sections[ps->section].name : NULL;
+}
+
+/* A file-level failure: systemd stops reading the file here. Returns 1 to
+ * tell the caller to stop. */
+static int fail_file(ParseState *ps, const char *rule, unsigned line, const char *msg) {
+        int r;
+
+        ps->f->failed_line = line;
+        r = add_diag(ps, DIAG_ERROR, EFFECT_FILE_FAILED, rule, line, current_section_name(ps),
+                     "%s", msg);
+        return r < 0 ? r : 1;
+}
+
+/* Section names must not contain control characters, quotes, backslashes
+ * or DEL (systemd's string_is_safe()). */
+static bool section_name_is_safe(const char *s, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                unsigned char c = (unsigned char) s[i];
+
+                if (c < ' ' || c == 0x7f || c == '"' || c == '\'' || c == '\\')
+                        return false;
+        }
+        return true;
+}
+
+static int parse_section_header(ParseState *ps, const char *l, size_t n, unsigned line,
+                                size_t raw_end) {
+        UnitFile *f = ps->f;
+        UnitSection *s;
+        char *name;
+        int r;
+
+        if (l[n - 1] != ']' || n < 2)
+                return fail_file(ps, "syntax.invalid-section-header", line,
+                                 "Invalid section header; the whole file is refused");
+        if (!section_name_is_safe(l + 1, n - 2))
+                return fail_file(ps, "syntax.bad-section-name", line,
+                                 "Bad characters in section header; the whole file is refused");
+
+        r = GREEDY_REALLOC(f->sections, f->allocated_sections, f->n_sections + 1);
+        if (r < 0)
+                return r;
+        name = arena_strndup(f, l + 1, n - 2);
+        if (!name)
+                return -ENOMEM;
+
+        s = &f->sections[f->n_sections];
+        *s = (UnitSection) { .name = name, .line = line, .raw_end = raw_end };
+        if (unit_type_has_section(f->type, name))
+                s->state = SECTION_KNOWN;
+        else if (startswith(name, "X-"))
+                s->state = SECTION_EXTENSION;
+        else {
+                s->state = SECTION_UNKNOWN;
+                r = add_diag(ps, DIAG_WARNING, EFFECT_LINE_IGNORED, "syntax.unknown-section", line,
+                             name, "Unknown section '%s'; systemd ignores it and its entries", name);
+                if (r < 0)
+                        return r;
+        }
+        ps->section = (int) f->n_sections++;
+        return 0;
+}
+
+/* One logical line: continuations joined, comments gone. raw_start/raw_end
+ * delimit its bytes in the file. Returns 1 if the file failed. */
+static int parse_logical(ParseState *ps, const char *l, size_t n, unsigned line_first,
+                         unsigned line_last, size_t raw_start, size_t raw_end) {
+        UnitFile *f = ps->f;
+        const char *eq, *k, *v;
+        size_t kn, vn;
+        UnitEntry *e;
+        int r;
+
+        while (n > 0 && is_blank(*l))
+                l++, n--;
+        while (n > 0 && is_blank(l[n - 1]))
+                n--;
+        if (n == 0)
+                return 0;
+
+        if (!utf8_is_valid_systemd(l, n))
+                return fail_file(ps, "syntax.invalid-utf8", line_first,
+                                 "Line is not valid UTF-8; systemd refuses the whole file");
+
+        if (l[0] == '[')
+                return parse_section_header(ps, l, n, line_first, raw_end);
+
+        if (ps->section < 0)
+                return add_diag(ps, DIAG_WARNING, EFFECT_LINE_IGNORED, "syntax.outside-section",
+                                line_first, NULL, "Assignment outside of any section; systemd ignores it");
+
+        eq = memchr(l, '=', n);
+        if (!eq)
+                return add_diag(ps, DIAG_WARNING, EFFECT_LINE_IGNORED, "syntax.missing-equals",
+                                line_first, current_section_name(ps),
+                                "Missing '='; systemd ignores the line");
+        if (eq == l)
+                return add_diag(ps, DIAG_WARNING, EFFECT_LINE_IGNORED, "syntax.missing-key",
+                                line_first, current_section_name(ps),
+                                "Missing key name before '='; systemd ignores the line");
+
+        k = l;
+        kn = (size_t) (eq - l);
+        while (kn > 0 && is_blank(k[kn - 1]))
+                kn--;
+        v = eq + 1;
+        vn = (size_t) (l + n - v);
+        while (vn > 0 && is_blank(*v))
+                v++, vn--;
+
+        r = GREEDY_REALLOC(f->entries, f->allocated_entries, f->n_entries + 1);
+        if (r < 0)
+                return r;
+        e = &f->entries[f->n_entries];
+        *e = (UnitEntry) {
+                .section = ps->section,
+                .key = arena_strndup(f, k, kn),
+                .value = arena_strndup(f, v, vn),
+                .raw_start = raw_start,
+                .raw_end = raw_end,
+                .line_first = line_first,
+                .line_last = line_last,
+        };
+        if (!e->key || !e->value)
+                return -ENOMEM;
+        f->n_entries++;
+        return 0;
+}
+
+static int flush_continuation(ParseState *ps) {
+        int r;
+
+        r = parse_logical(ps, ps->cont.data, ps->cont.len, ps->cont_line_first, ps->cont_line_last,
+                          ps->cont_start, ps->cont_end);
+        ps->in_cont = false;
+        strbuf_reset(&ps->cont);
+        return r;
+}
+
+static bool has_content(const char *s, size_t n) {
+        for (size_t i = 0; i < n; i++)
+                if (!is_blank(s[i]))
+                        return true;
+        return false;
+}
+
+/* Whether the text ends in a backslash that is not itself escaped. The
+ * text joined so far always ends in the space that replaced the previous
+ * backslash, so the parity of the new part alone decides. */
+static bool ends_in_escape(const char *s, size_t n) {
+        bool escaped = false;
+
+        for (size_t i = 0; i < n; i++) {
+                if (escaped)
+                        escaped = false;
+                else if (s[i] == '\\')
+                        escaped = true;
+        }
+        return escaped;
+}
+
+static int warn_terminator(ParseState *ps, const PhysLine *pl, unsigned line) {
+        if (pl->term_kinds & LINE_END_NUL)
+                return add_diag(ps, DIAG_WARNING, EFFECT_NONE, "syntax.nul-byte", line,
+                                current_section_name(ps),
+                                "NUL byte ends the line here; systemd reads what follows as a new line");
+        if (pl->term_kinds == LINE_END_CR)
+                return add_diag(ps, DIAG_WARNING, EFFECT_NONE, "syntax.lone-cr", line,
+                                current_section_name(ps),
+                                "Carriage return without line feed ends the line here; systemd reads what follows as a new line");
+        return 0;
+}
+
+static int parse_physical(ParseState *ps, const PhysLine *pl, unsigned line) {
+        UnitFile *f = ps->f;
+        const char *raw = f->data + pl->start, *l = raw;
+        size_t n = pl->len, i = 0, line_end = pl->start + pl->len + pl->term_len;
+        int r;
+
+        if (pl->len >= UNIT_LINE_MAX)
+                return fail_file(ps, "syntax.line-too-long", line,
+                                 "Line is 1 MiB or longer; systemd refuses the whole file");
+
+        r = warn_terminator(ps, pl, line);
+        if (r < 0)
+                return r;
+
+        /* Comments are recognised on the raw line, before the BOM is
+         * removed and before continuation handling. */
+        while (i < n && is_blank(raw[i]))
+                i++;
+        if (i < n && (raw[i] == '#' || raw[i] == ';'))
+                return 0;
+
+        if (!ps->bom_seen && n >= 3 && memcmp(raw, UTF8_BOM, 3) == 0) {
+                ps->bom_seen = true;
+                f->has_bom = true;
+                l += 3;
+                n -= 3;
+                if (line > 1) {
+                        r = add_diag(ps, DIAG_NOTE, EFFECT_NONE, "syntax.late-bom", line,
+                                     current_section_name(ps),
+                                     "Byte order mark not on the first line; systemd strips it here");
+                        if (r < 0)
+                                return r;
+                }
+        }
+
+        if (ps->in_cont) {
+                if (n > UNIT_LINE_MAX - ps->cont.len)
+                        return fail_file(ps, "syntax.continuation-too-long", line,
+                                         "Continued line is longer than 1 MiB; systemd refuses the whole file");
+                r = strbuf_append(&ps->cont, l, n);
+                if (r < 0)
+                        return r;
+                if (has_content(l, n)) {
+                        ps->cont_end = line_end;
+                        ps->cont_line_last = line;
+                }
+                if (ends_in_escape(l, n)) {
+                        ps->cont.data[ps->cont.len - 1] = ' ';
+                        return 0;
+                }
+                return flush_continuation(ps);
+        }
+
+        if (ends_in_escape(l, n)) {
+                r = strbuf_append(&ps->cont, l, n);
+                if (r < 0)
+                        return r;
+                ps->cont.data[ps->cont.len - 1] = ' ';
+                ps->in_cont = true;
+                ps->cont_start = pl->start;
+                ps->cont_end = line_end;
+                ps->cont_line_first = ps->cont_line_last = line;
+                return 0;
+        }
+
+        return parse_logical(ps, l, n, line, line, pl->start, line_end);
+}
+
+static int parse_all(ParseState *ps) {
+        UnitFile *f = ps->f;
+        size_t pos = 0;
+        PhysLine pl;
+        int r = 0;
+
+        while (physline_next(f->data, f->size, &pos, &pl)) {
+                f->n_lines++;
+                r = parse_physical(ps, &pl, f->n_lines);
+                if (r != 0)
+                        break;
+        }
+        if (r == 0 && ps->in_cont) {
+                r = add_diag(ps, DIAG_NOTE, EFFECT_NONE, "syntax.continuation-at-eof",
+                             ps->cont_line_last, current_section_name(ps),
+                             "Continuation still open at end of file; systemd parses it as the last line");
+                if (r == 0)
+                        r = flush_continuation(ps);
+        }
+        /* After a failure, count the remaining lines for the record. */
+        if (r > 0)
+                while (physline_next(f->data, f->size, &pos, &pl))
+                        f->n_lines++;
+        if (r < 0)
+                return r;
+        if (ps->suppressed > 0)
+                return diag_add(&f->diags, DIAG_NOTE, EFFECT_NONE, "diag.suppressed", f->path, 0,
+                                NULL, NULL, "%u further diagnostics for this file were suppressed",
+                                ps->suppressed);
+        return 0;
+}
+
+int unit_file_parse(char *data, size_t size, const char *path, const char *unit_name,
+                    bool is_dropin, UnitFile **ret) {
+        _cleanup_(unit_file_freep) UnitFile *f = NULL;
+        ParseState ps = { .section = -1 };
+        int r;
+
+        f = new0(UnitFile, 1);
+        if (!f) {
+                free(data);
+                return -ENOMEM;
+        }
+        f->data = data;
+        f->size = size;
+        f->is_dropin = is_dropin;
+        f->type = unit_name ? unit_type_from_name(unit_name) : _UNIT_TYPE_INVALID;
+        f->path = strdup(path);
+        f->unit_name = unit_name ? strdup(unit_name) : NULL;
+        if (!f->path || (unit_name && !f->unit_name))
+                return -ENOMEM;
+
+        /* Every stored string comes from at least as many raw bytes as it
+         * has characters, plus one NUL per string and at most two strings
+         * per line: twice the size bounds it. */
+        if (size > (SIZE_MAX - 64) / 2)
+                return -ENOMEM;
+        f->arena_size = 2 * size + 64;
+        f->arena = malloc(f->arena_size);
+        if (!f->arena)
+                return -ENOMEM;
+
+        ps.f = f;
+        r = parse_all(&ps);
+        strbuf_done(&ps.cont);
+        if (r < 0)
+                return r;
+
+        *ret = TAKE_PTR(f);
+        return 0;
+}
