@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <string.h>
+
 #include "utf8.h"
 
 size_t utf8_decode(const char *s, size_t n, uint32_t *ret_cp) {
@@ -51,7 +53,16 @@ static bool validate(const char *s, size_t n, bool systemd) {
         while (i < n) {
                 uint32_t cp;
                 size_t l;
+                uint64_t w;
 
+                /* Skip plain ASCII eight bytes at a time. */
+                if (n - i >= 8) {
+                        memcpy(&w, s + i, 8);
+                        if ((w & UINT64_C(0x8080808080808080)) == 0) {
+                                i += 8;
+                                continue;
+                        }
+                }
                 if ((unsigned char) s[i] < 0x80) {
                         i++;
                         continue;

@@ -1,11 +1,98 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Placeholder until the parser lands. */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "exit-codes.h"
+#include "filter/filter.h"
 #include "verbs.h"
 
+static void help(FILE *f) {
+        fprintf(f,
+                "Usage: unitguard filter [OPTIONS...] [FILE|DIR|-]...\n"
+                "\n"
+                "Read unit files, judge them and write out what passes.\n"
+                "\n"
+                "Input: unit files, drop-ins (NAME.d/*.conf), directory trees, or standard\n"
+                "input (no argument, or '-'): a single unit or the 'systemctl cat' format.\n"
+                "\n"
+                "Options:\n"
+                "  -n --name=NAME        name of the unit read from standard input\n"
+                "  -f --format=unit|json write unit text (default) or the parsed model\n"
+                "  -h --help             show this help\n"
+                "\n"
+                "Diagnostics go to standard error as 'PATH:LINE: severity: message'.\n"
+                "\n"
+                "Exit status:\n"
+                "  0  nothing was rejected\n"
+                "  1  at least one unit was rejected\n"
+                "  2  usage error or invalid policy\n"
+                "  3  an input could not be read, or the output could not be written\n");
+}
+
+static int exit_status(const Filter *f) {
+        if (f->n_input_errors > 0)
+                return EXIT_INPUT;
+        if (f->n_rejected > 0)
+                return EXIT_REJECTED;
+        return EXIT_CLEAN;
+}
+
 int verb_filter(int argc, char **argv) {
-        fprintf(stderr, "unitguard filter: not implemented yet\n");
-        return EXIT_USAGE;
+        static const struct option options[] = {
+                { "name", required_argument, NULL, 'n' },
+                { "format", required_argument, NULL, 'f' },
+                { "help", no_argument, NULL, 'h' },
+                {}
+        };
+        _cleanup_(filter_done) Filter f;
+        bool framed;
+        int c, r = 0;
+
+        filter_init(&f, STDOUT_FILENO, STDERR_FILENO);
+        optind = 0;
+        while ((c = getopt_long(argc, argv, "n:f:h", options, NULL)) >= 0)
+                switch (c) {
+                case 'n':
+                        f.stdin_name = optarg;
+                        break;
+                case 'f':
+                        if (streq(optarg, "unit"))
+                                f.format = OUTPUT_UNIT;
+                        else if (streq(optarg, "json"))
+                                f.format = OUTPUT_JSON;
+                        else {
+                                fprintf(stderr, "unitguard filter: unknown format '%s' (unit, json)\n", optarg);
+                                return EXIT_USAGE;
+                        }
+                        break;
+                case 'h':
+                        help(stdout);
+                        return EXIT_CLEAN;
+                default:
+                        help(stderr);
+                        return EXIT_USAGE;
+                }
+
+        /* One plain file comes out as it went in; several inputs are framed
+         * like 'systemctl cat' so they can be told apart. */
+        framed = argc - optind > 1;
+        if (optind >= argc)
+                r = filter_stream(&f, STDIN_FILENO, "<stdin>");
+        for (int i = optind; r >= 0 && i < argc; i++) {
+                if (streq(argv[i], "-"))
+                        r = filter_stream(&f, STDIN_FILENO, "<stdin>");
+                else
+                        r = filter_path(&f, argv[i], framed);
+        }
+        if (r >= 0)
+                r = filter_flush(&f);
+        if (r < 0) {
+                (void) filter_flush(&f);
+                fprintf(stderr, "unitguard filter: %s\n", strerror(-r));
+                return EXIT_INPUT;
+        }
+        return exit_status(&f);
 }

@@ -108,5 +108,7 @@ int unit_file_add_entry(UnitFile *f, const char *section, const char *key, const
  * byte for byte. */
 int unit_file_write(const UnitFile *f, StrBuf *out);
 
-/* Appends one JSON object (no newline) describing the parsed model. */
-int unit_file_to_json(const UnitFile *f, StrBuf *out);
+/* Appends one JSON object (no newline) describing the parsed model.
+ * extra_fields, if not NULL, is JSON text (",\"k\":v...") added before the
+ * closing brace. */
+int unit_file_to_json(const UnitFile *f, const char *extra_fields, StrBuf *out);

@@ -83,7 +83,7 @@ static int entries_to_json(const UnitFile *f, int section, StrBuf *out) {
         return r;
 }
 
-int unit_file_to_json(const UnitFile *f, StrBuf *out) {
+int unit_file_to_json(const UnitFile *f, const char *extra_fields, StrBuf *out) {
         const char *type = unit_type_to_string(f->type);
         int r;
 
@@ -136,6 +136,10 @@ int unit_file_to_json(const UnitFile *f, StrBuf *out) {
                         r = diag_to_json(&f->diags.items[i], out);
         }
         if (r >= 0)
-                r = strbuf_append_str(out, "]}");
+                r = strbuf_append_char(out, ']');
+        if (r >= 0 && extra_fields)
+                r = strbuf_append_str(out, extra_fields);
+        if (r >= 0)
+                r = strbuf_append_char(out, '}');
         return r < 0 ? r : 0;
 }

@@ -33,7 +33,9 @@ UnitType unit_type_from_string(const char *s) {
 UnitType unit_type_from_name(const char *name) {
         const char *dot = strrchr(name, '.');
 
-        return dot ? unit_type_from_string(dot + 1) : _UNIT_TYPE_INVALID;
+        /* A bare type name ("service") is what type-wide drop-in
+         * directories ("service.d/") are named after. */
+        return unit_type_from_string(dot ? dot + 1 : name);
 }
 
 const char *unit_type_section(UnitType t) {

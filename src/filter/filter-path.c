@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Files and directory trees as filter input. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "basic/fileio.h"
+#include "filter-internal.h"
+#include "unit/cat-stream.h"
+
+/* Directory recursion stops here; deeper trees are reported. */
+#define DIR_DEPTH_MAX 32
+
+static int name_compare(const struct dirent **a, const struct dirent **b) {
+        return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static bool is_unit_file_name(const char *name) {
+        const char *dot = strrchr(name, '.');
+
+        return dot && dot != name && unit_type_from_string(dot + 1) >= 0;
+}
+
+static int make_framing(const char *path, char **ret) {
+        _cleanup_free_ char *cwd = NULL;
+
+        if (path[0] == '/')
+                return asprintf(ret, "\n# %s\n", path) < 0 ? -ENOMEM : 0;
+        cwd = getcwd(NULL, 0);
+        if (!cwd)
+                return -errno;
+        return asprintf(ret, "\n# %s/%s\n", streq(cwd, "/") ? "" : cwd,
+                        startswith(path, "./") ? path + 2 : path) < 0 ? -ENOMEM : 0;
+}
+
+/* Reads path into the group. A file that cannot be read is reported and
+ * counted; it does not stop the run. */
+static int group_read_file(Filter *f, UnitGroup *g, const char *path, bool dropin, bool framed) {
+        _cleanup_free_ char *framing = NULL;
+        char *data = NULL;
+        size_t size;
+        int r;
+
+        r = read_full_file(path, UNIT_FILE_MAX, &data, &size);
+        if (r < 0) {
+                /* Nothing of a unit is half-passed: an unreadable drop-in
+                 * rejects its unit. */
+                g->verdict = GROUP_REJECTED;
+                return input_error(f, path, r, r == -EFBIG ? "file too large" : "cannot read");
+        }
+        if (framed)
+                r = make_framing(path, &framing);
+        else
+                framing = strdup(""), r = framing ? 0 : -ENOMEM;
+        if (r < 0) {
+                free(data);
+                return r;
+        }
+        return add_file(g, data, size, path, dropin, TAKE_PTR(framing));
+}
+
+/* Drop-ins of DIR/NAME.d/ in file-name order. */
+static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, bool framed) {
+        struct dirent **list = NULL;
+        int n, r = 0;
+
+        n = scandir(dir, &list, NULL, name_compare);
+        if (n < 0)
+                return errno == ENOENT ? 0 : input_error(f, dir, -errno, "cannot read directory");
+
+        for (int i = 0; i < n; i++) {
+                _cleanup_free_ char *p = NULL;
+                struct stat st;
+
+                if (r >= 0 && list[i]->d_name[0] != '.' && endswith(list[i]->d_name, ".conf")) {
+                        if (asprintf(&p, "%s/%s", dir, list[i]->d_name) < 0)
+                                r = -ENOMEM;
+                        else if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
+                                r = group_read_file(f, g, p, true, framed);
+                }
+                free(list[i]);
+        }
+        free(list);
+        return r;
+}
+
+static int process_unit(Filter *f, const char *dir, const char *name, bool framed) {
+        _cleanup_(unit_group_freep) UnitGroup *g = NULL;
+        _cleanup_free_ char *path = NULL, *dropins = NULL;
+        int r;
+
+        r = unit_group_new(name, &g);
+        if (r < 0)
+                return r;
+        g->has_fragment = true;
+        if (asprintf(&path, "%s/%s", dir, name) < 0 || asprintf(&dropins, "%s/%s.d", dir, name) < 0)
+                return -ENOMEM;
+        r = group_read_file(f, g, path, false, framed);
+        if (r >= 0)
+                r = group_read_dropins(f, g, dropins, framed);
+        if (r >= 0)
+                r = finish_group(f, g);
+        return r;
+}
+
+static int process_orphan_dropins(Filter *f, const char *dir, const char *dname, bool framed) {
+        _cleanup_(unit_group_freep) UnitGroup *g = NULL;
+        _cleanup_free_ char *unit = NULL, *path = NULL;
+        int r;
+
+        unit = strndup(dname, strlen(dname) - 2);
+        if (!unit || asprintf(&path, "%s/%s", dir, dname) < 0)
+                return -ENOMEM;
+        r = unit_group_new(unit, &g);
+        if (r < 0)
+                return r;
+        r = group_read_dropins(f, g, path, framed);
+        if (r >= 0 && g->n_files > 0)
+                r = finish_group(f, g);
+        return r;
+}
+
+static int walk_dir(Filter *f, const char *dir, unsigned depth) {
+        struct dirent **list = NULL;
+        int n, r = 0;
+
+        if (depth > DIR_DEPTH_MAX)
+                return input_error(f, dir, -ELOOP, "directory tree too deep");
+
+        n = scandir(dir, &list, NULL, name_compare);
+        if (n < 0)
+                return input_error(f, dir, -errno, "cannot read directory");
+
+        /* Units of this directory first, each with its drop-ins... */
+        for (int i = 0; r >= 0 && i < n; i++) {
+                _cleanup_free_ char *p = NULL;
+                const char *name = list[i]->d_name;
+                struct stat st;
+
+                if (name[0] == '.' || !is_unit_file_name(name))
+                        continue;
+                if (asprintf(&p, "%s/%s", dir, name) < 0) {
+                        r = -ENOMEM;
+                        break;
+                }
+                /* Symlinks are aliases, masks or dependencies, not content. */
+                if (lstat(p, &st) < 0 || !S_ISREG(st.st_mode))
+                        continue;
+                r = process_unit(f, dir, name, true);
+        }
+
+        /* ...then drop-in directories without a unit here, then subtrees. */
+        for (int i = 0; r >= 0 && i < n; i++) {
+                _cleanup_free_ char *p = NULL, *unit = NULL;
+                const char *name = list[i]->d_name;
+                struct stat st;
+
+                if (name[0] == '.' || streq(name, ".."))
+                        continue;
+                if (asprintf(&p, "%s/%s", dir, name) < 0) {
+                        r = -ENOMEM;
+                        break;
+                }
+                if (lstat(p, &st) < 0 || !S_ISDIR(st.st_mode))
+                        continue;
+                if (endswith(name, ".d")) {
+                        struct stat ust;
+
+                        unit = strndup(name, strlen(name) - 2);
+                        if (!unit) {
+                                r = -ENOMEM;
+                                break;
+                        }
+                        free(p);
+                        if (asprintf(&p, "%s/%s", dir, unit) < 0) {
+                                p = NULL;
+                                r = -ENOMEM;
+                                break;
+                        }
+                        if (lstat(p, &ust) == 0 && S_ISREG(ust.st_mode) && is_unit_file_name(unit))
+                                continue; /* read with its unit */
+                        r = process_orphan_dropins(f, dir, name, true);
+                        continue;
+                }
+                if (endswith(name, ".wants") || endswith(name, ".requires") ||
+                    endswith(name, ".upholds"))
+                        continue;
+                r = walk_dir(f, p, depth + 1);
+        }
+
+        for (int i = 0; i < n; i++)
+                free(list[i]);
+        free(list);
+        return r;
+}
+
+int filter_path(Filter *f, const char *path, bool framed) {
+        _cleanup_(unit_group_freep) UnitGroup *g = NULL;
+        _cleanup_free_ char *name = NULL, *dropin_of = NULL;
+        struct stat st;
+        int r;
+
+        if (stat(path, &st) < 0) {
+                r = input_error(f, path, -errno, "cannot open");
+                return r < 0 ? r : filter_flush(f);
+        }
+        if (S_ISDIR(st.st_mode)) {
+                r = walk_dir(f, path, 0);
+                return r < 0 ? r : filter_flush(f);
+        }
+
+        /* A single file: a unit, or a drop-in if it sits in NAME.d/. */
+        r = cat_dropin_unit_name(path, &dropin_of);
+        if (r < 0)
+                return r;
+        name = dropin_of ? strdup(dropin_of) : path_basename_dup(path);
+        if (!name)
+                return -ENOMEM;
+        r = unit_group_new(name, &g);
+        if (r < 0)
+                return r;
+        g->has_fragment = !dropin_of;
+        r = group_read_file(f, g, path, dropin_of != NULL, framed);
+        if (r >= 0 && g->n_files > 0)
+                r = finish_group(f, g);
+        return r < 0 ? r : filter_flush(f);
+}

@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "basic/fileio.h"
+#include "filter-internal.h"
+#include "unit/cat-stream.h"
+
+#define FLUSH_THRESHOLD 65536
+
+void filter_init(Filter *f, int out_fd, int err_fd) {
+        *f = (Filter) { .out_fd = out_fd, .err_fd = err_fd };
+}
+
+void filter_done(Filter *f) {
+        strbuf_done(&f->out);
+        strbuf_done(&f->err);
+}
+
+static int flush_buf(Filter *f, StrBuf *b, int fd) {
+        int r;
+
+        if (b->len == 0)
+                return 0;
+        if (fd == f->out_fd && f->out_closed) {
+                strbuf_reset(b);
+                return 0;
+        }
+        r = loop_write(fd, b->data, b->len);
+        strbuf_reset(b);
+        if (r == -EPIPE && fd == f->out_fd) {
+                /* "unitguard filter | head": stop writing, quietly. */
+                f->out_closed = true;
+                return 0;
+        }
+        return r;
+}
+
+int filter_flush(Filter *f) {
+        int r;
+
+        r = flush_buf(f, &f->err, f->err_fd);
+        if (r < 0)
+                return r;
+        return flush_buf(f, &f->out, f->out_fd);
+}
+
+static int report_diags(Filter *f, const DiagList *l) {
+        int r;
+
+        for (size_t i = 0; i < l->n; i++) {
+                r = diag_format_text(&l->items[i], &f->err);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+int input_error(Filter *f, const char *path, int error, const char *what) {
+        f->n_input_errors++;
+        return strbuf_printf(&f->err, "%s: error: %s: %s (input.unreadable)\n", path, what,
+                             strerror(-error));
+}
+
+/* Default judgement without a policy: a file systemd refuses rejects the
+ * unit (for drop-ins too: unitguard never lets a half-read drop-in pass). */
+static void judge_file_failures(UnitGroup *g) {
+        for (size_t i = 0; i < g->n_files; i++)
+                if (g->files[i].file && g->files[i].file->failed_line > 0)
+                        g->verdict = GROUP_REJECTED;
+}
+
+static int write_json(Filter *f, const UnitGroup *g) {
+        _cleanup_(strbuf_done) StrBuf extra = {};
+        bool first = true;
+        int r = 0;
+
+        for (size_t i = 0; r >= 0 && i < g->n_files; i++) {
+                const UnitFile *uf = g->files[i].file;
+
+                if (!uf)
+                        continue;
+                strbuf_reset(&extra);
+                r = strbuf_printf(&extra, ",\"verdict\":\"%s\",\"unit_diagnostics\":[",
+                                  group_verdict_to_string(g->verdict));
+                /* Findings about the unit as a whole go with its first file. */
+                for (size_t k = 0; r >= 0 && first && k < g->diags.n; k++) {
+                        if (k > 0)
+                                r = strbuf_append_char(&extra, ',');
+                        if (r >= 0)
+                                r = diag_to_json(&g->diags.items[k], &extra);
+                }
+                if (r >= 0)
+                        r = strbuf_append_char(&extra, ']');
+                if (r >= 0)
+                        r = unit_file_to_json(uf, extra.data, &f->out);
+                if (r >= 0)
+                        r = strbuf_append_char(&f->out, '\n');
+                first = false;
+        }
+        return r;
+}
+
+static int write_units(Filter *f, const UnitGroup *g) {
+        int r = 0;
+
+        for (size_t i = 0; r >= 0 && i < g->n_files; i++) {
+                const char *framing = g->files[i].framing ? g->files[i].framing : "";
+
+                /* Rejected units vanish with all their files; notes stay. */
+                if (g->verdict == GROUP_REJECTED && g->files[i].file)
+                        continue;
+                /* The first thing written needs no separating blank line. */
+                if (!f->wrote_any && framing[0] == '\n')
+                        framing++;
+                r = strbuf_append_str(&f->out, framing);
+                if (r >= 0 && g->files[i].file)
+                        r = unit_file_write(g->files[i].file, &f->out);
+                if (framing[0] || g->files[i].file)
+                        f->wrote_any = true;
+        }
+        return r;
+}
+
+int finish_group(Filter *f, UnitGroup *g) {
+        bool has_units = false;
+        int r;
+
+        for (size_t i = 0; i < g->n_files; i++)
+                if (g->files[i].file)
+                        has_units = true;
+
+        if (has_units) {
+                judge_file_failures(g);
+                if (f->judge && g->verdict != GROUP_REJECTED) {
+                        r = f->judge(f->judge_userdata, g);
+                        if (r < 0)
+                                return r;
+                }
+                f->n_units++;
+                if (g->verdict == GROUP_REJECTED)
+                        f->n_rejected++;
+                else if (g->verdict == GROUP_CHANGED)
+                        f->n_changed++;
+        }
+
+        for (size_t i = 0; i < g->n_files; i++)
+                if (g->files[i].file) {
+                        r = report_diags(f, &g->files[i].file->diags);
+                        if (r < 0)
+                                return r;
+                }
+        r = report_diags(f, &g->diags);
+        if (r < 0)
+                return r;
+        if (has_units && g->verdict == GROUP_REJECTED) {
+                r = strbuf_printf(&f->err, "%s: error: unit rejected, not written\n",
+                                  g->n_files > 0 && g->files[0].file ? g->files[0].file->path
+                                                                     : (g->name ? g->name : "?"));
+                if (r < 0)
+                        return r;
+        }
+
+        if (f->format == OUTPUT_JSON)
+                r = write_json(f, g);
+        else
+                r = write_units(f, g);
+        if (r < 0)
+                return r;
+
+        /* Diagnostics go out before the unit they concern. */
+        if (f->err.len + f->out.len >= FLUSH_THRESHOLD || f->err.len > 0)
+                return filter_flush(f);
+        return 0;
+}
+
+char *path_basename_dup(const char *path) {
+        const char *s = strrchr(path, '/');
+
+        return strdup(s ? s + 1 : path);
+}
+
+/* Parses one file into a group. Takes ownership of data. */
+int add_file(UnitGroup *g, char *data, size_t size, const char *path, bool dropin,
+                    char *framing) {
+        UnitFile *uf = NULL;
+        int r;
+
+        r = unit_file_parse(data, size, path, g->name, dropin, &uf);
+        if (r < 0) {
+                free(framing);
+                return r;
+        }
+        return unit_group_add(g, uf, framing);
+}
+
+/* ---- streams ---------------------------------------------------------- */
+
+int filter_stream(Filter *f, int fd, const char *source) {
+        _cleanup_(unit_group_freep) UnitGroup *g = NULL;
+        CatReader reader;
+        CatFile cf = {};
+        int r;
+
+        cat_reader_init(&reader, fd, source, UNIT_FILE_MAX);
+        for (;;) {
+                _cleanup_free_ char *dropin_of = NULL;
+
+                r = cat_reader_next(&reader, &cf);
+                if (r < 0) {
+                        r = input_error(f, source, r, "cannot read");
+                        break;
+                }
+                if (r == 0)
+                        break;
+
+                if (reader.bare) {
+                        r = unit_group_new(f->stdin_name, &g);
+                        if (r >= 0) {
+                                g->has_fragment = true;
+                                r = add_file(g, TAKE_PTR(cf.data), cf.size,
+                                             f->stdin_name ? f->stdin_name : source, false,
+                                             TAKE_PTR(cf.framing));
+                        }
+                        cat_file_done(&cf);
+                        break;
+                }
+
+                if (cf.is_note) {
+                        if (g) {
+                                r = finish_group(f, g);
+                                g = unit_group_free(g);
+                                if (r < 0)
+                                        break;
+                        }
+                        r = unit_group_new(NULL, &g);
+                        if (r >= 0)
+                                r = unit_group_add(g, NULL, TAKE_PTR(cf.framing));
+                        if (r >= 0) {
+                                /* Anything after a note line is kept as framing. */
+                                r = unit_group_add(g, NULL, TAKE_PTR(cf.data));
+                        }
+                        cat_file_done(&cf);
+                        if (r < 0)
+                                break;
+                        continue;
+                }
+
+                r = cat_dropin_unit_name(cf.path, &dropin_of);
+                if (r < 0)
+                        break;
+                if (r > 0 && g && g->name && g->has_fragment) {
+                        if (!dropin_dir_applies_to(dropin_of, g->name)) {
+                                r = diag_add(&g->diags, DIAG_WARNING, EFFECT_NONE, "cat.ambiguous-header",
+                                             source, cf.header_line, NULL, NULL,
+                                             "Header '# %s' after a blank line names a drop-in that does not belong to %s; read as a drop-in header (it could also be a comment in the previous file)",
+                                             cf.path, g->name);
+                                if (r < 0)
+                                        break;
+                        }
+                } else {
+                        _cleanup_free_ char *name = NULL;
+
+                        if (g) {
+                                r = finish_group(f, g);
+                                g = unit_group_free(g);
+                                if (r < 0)
+                                        break;
+                        }
+                        name = dropin_of ? strdup(dropin_of) : path_basename_dup(cf.path);
+                        if (!name) {
+                                r = -ENOMEM;
+                                break;
+                        }
+                        r = unit_group_new(name, &g);
+                        if (r < 0)
+                                break;
+                        g->has_fragment = !dropin_of;
+                }
+                r = add_file(g, TAKE_PTR(cf.data), cf.size, cf.path, dropin_of != NULL,
+                             TAKE_PTR(cf.framing));
+                cat_file_done(&cf);
+                if (r < 0)
+                        break;
+        }
+        cat_file_done(&cf);
+
+        if (r >= 0 && g)
+                r = finish_group(f, g);
+        cat_reader_done(&reader);
+        if (r < 0)
+                return r;
+        return filter_flush(f);
+}

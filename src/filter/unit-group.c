@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "basic/alloc-util.h"
+#include "unit-group.h"
+
+int unit_group_new(const char *name, UnitGroup **ret) {
+        UnitGroup *g = new0(UnitGroup, 1);
+
+        if (!g)
+                return -ENOMEM;
+        if (name) {
+                g->name = strdup(name);
+                if (!g->name) {
+                        free(g);
+                        return -ENOMEM;
+                }
+        }
+        *ret = g;
+        return 0;
+}
+
+UnitGroup *unit_group_free(UnitGroup *g) {
+        if (!g)
+                return NULL;
+        for (size_t i = 0; i < g->n_files; i++) {
+                unit_file_free(g->files[i].file);
+                free(g->files[i].framing);
+        }
+        free(g->files);
+        free(g->name);
+        diag_list_done(&g->diags);
+        free(g);
+        return NULL;
+}
+
+int unit_group_add(UnitGroup *g, UnitFile *file, char *framing) {
+        int r;
+
+        r = GREEDY_REALLOC(g->files, g->allocated_files, g->n_files + 1);
+        if (r < 0) {
+                unit_file_free(file);
+                free(framing);
+                return r;
+        }
+        g->files[g->n_files++] = (GroupFile) { .file = file, .framing = framing };
+        return 0;
+}
+
+const char *group_verdict_to_string(GroupVerdict v) {
+        switch (v) {
+        case GROUP_ACCEPTED:
+                return "accepted";
+        case GROUP_CHANGED:
+                return "changed";
+        case GROUP_REJECTED:
+                return "rejected";
+        }
+        return "unknown";
+}
+
+bool dropin_dir_applies_to(const char *dir_unit, const char *unit) {
+        const char *dot_d = strrchr(dir_unit, '.'), *dot_u = strrchr(unit, '.');
+        const char *at;
+        size_t stem;
+
+        if (streq(dir_unit, unit))
+                return true;
+        if (!dot_u)
+                return false;
+        /* Type-wide: "service" applies to every *.service. */
+        if (!dot_d)
+                return streq(dir_unit, dot_u + 1);
+        if (!streq(dot_d, dot_u))
+                return false;
+
+        /* Template: "foo@.service" for "foo@bar.service". */
+        at = strchr(unit, '@');
+        if (at && dot_d > dir_unit && dot_d[-1] == '@' &&
+            (size_t) (dot_d - dir_unit) == (size_t) (at - unit) + 1 &&
+            strncmp(dir_unit, unit, (size_t) (at - unit) + 1) == 0)
+                return true;
+
+        /* Dash prefix: "foo-.service" for "foo-bar-baz.service". */
+        stem = (size_t) (dot_d - dir_unit);
+        return stem > 0 && dir_unit[stem - 1] == '-' && (size_t) (dot_u - unit) > stem &&
+               strncmp(dir_unit, unit, stem) == 0;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "basic/diag.h"
+#include "unit/unit-file.h"
+
+/* One unit as systemd would load it: the fragment (if any) and its
+ * drop-ins in load order. Also carries how each file was framed in the
+ * input, so the output can keep the same framing. */
+
+typedef struct GroupFile {
+        UnitFile *file;        /* NULL for a framing-only note line */
+        char *framing;         /* bytes written before the file ("" for none) */
+} GroupFile;
+
+typedef enum GroupVerdict {
+        GROUP_ACCEPTED,
+        GROUP_CHANGED,         /* accepted with edits */
+        GROUP_REJECTED,
+} GroupVerdict;
+
+typedef struct UnitGroup {
+        char *name;            /* unit name; NULL when unknown */
+        bool has_fragment;     /* files[0] is the unit file itself */
+        GroupFile *files;
+        size_t n_files, allocated_files;
+        DiagList diags;        /* findings about the unit as a whole */
+        GroupVerdict verdict;
+} UnitGroup;
+
+int unit_group_new(const char *name, UnitGroup **ret);
+UnitGroup *unit_group_free(UnitGroup *g);
+static inline void unit_group_freep(UnitGroup **g) {
+        unit_group_free(*g);
+}
+/* Takes ownership of file and framing (both may be NULL/""), also on failure. */
+int unit_group_add(UnitGroup *g, UnitFile *file, char *framing);
+
+const char *group_verdict_to_string(GroupVerdict v);
+
+/* Whether the drop-in directory NAME.d applies to unit: the unit itself,
+ * its template, a dash prefix ("foo-.service" for "foo-bar.service") or
+ * the type-wide directory ("service"). */
+bool dropin_dir_applies_to(const char *dir_unit, const char *unit);

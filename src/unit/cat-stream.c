@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cat-stream.h"
+#include "unit-type.h"
+
+#define READ_CHUNK 65536
+
+void cat_reader_init(CatReader *r, int fd, const char *source, size_t max_file) {
+        *r = (CatReader) { .fd = fd, .source = source, .max_file = max_file };
+}
+
+void cat_reader_done(CatReader *r) {
+        strbuf_done(&r->buf);
+        free(r->next_path);
+        free(r->next_framing);
+}
+
+void cat_file_done(CatFile *f) {
+        free(f->path);
+        free(f->framing);
+        free(f->data);
+        *f = (CatFile) {};
+}
+
+static int fill(CatReader *r) {
+        ssize_t n;
+        int k;
+
+        if (r->eof)
+                return 0;
+        /* Drop what has been consumed before growing; the current file's
+         * content (from mark on) is still needed. */
+        if (r->mark > 0 && r->mark >= r->buf.len / 2) {
+                memmove(r->buf.data, r->buf.data + r->mark, r->buf.len - r->mark);
+                r->buf.len -= r->mark;
+                r->pos -= r->mark;
+                r->mark = 0;
+        }
+        k = strbuf_reserve(&r->buf, READ_CHUNK);
+        if (k < 0)
+                return k;
+        do
+                n = read(r->fd, r->buf.data + r->buf.len, r->buf.allocated - r->buf.len - 1);
+        while (n < 0 && errno == EINTR);
+        if (n < 0)
+                return -errno;
+        if (n == 0) {
+                r->eof = true;
+                return 0;
+        }
+        r->buf.len += (size_t) n;
+        r->buf.data[r->buf.len] = '\0';
+        return 1;
+}
+
+/* Next LF-terminated line. The pointer stays valid until the next call.
+ * Returns 1, or 0 at the end of input. */
+static int read_line(CatReader *r, const char **ret, size_t *ret_len, bool *ret_terminated) {
+        size_t scanned = 0;
+        int k;
+
+        for (;;) {
+                const char *start = r->buf.data ? r->buf.data + r->pos : NULL;
+                size_t avail = r->buf.len - r->pos;
+                const char *nl = avail > scanned ? memchr(start + scanned, '\n', avail - scanned) : NULL;
+
+                if (nl) {
+                        *ret = start;
+                        *ret_len = (size_t) (nl - start);
+                        *ret_terminated = true;
+                        r->pos += *ret_len + 1;
+                        r->line++;
+                        return 1;
+                }
+                if (r->pos - r->mark + avail > r->max_file)
+                        return -EFBIG;
+                scanned = avail;
+                k = fill(r);
+                if (k < 0)
+                        return k;
+                if (k == 0) {
+                        avail = r->buf.len - r->pos;
+                        if (avail == 0)
+                                return 0;
+                        *ret = r->buf.data + r->pos;
+                        *ret_len = avail;
+                        *ret_terminated = false;
+                        r->pos += avail;
+                        r->line++;
+                        return 1;
+                }
+        }
+}
+
+static bool is_unit_or_dropin(const char *p, size_t n) {
+        const char *slash, *dot;
+        char suffix[16];
+
+        slash = memrchr(p, '/', n);
+        if (!slash || (size_t) (slash - p) + 1 >= n)
+                return false;
+        dot = memrchr(slash, '.', n - (size_t) (slash - p));
+        if (!dot)
+                return false;
+
+        if ((size_t) (p + n - dot) == 5 && memcmp(dot, ".conf", 5) == 0)
+                /* A drop-in lives in a directory whose name ends in ".d". */
+                return slash - p >= 2 && memcmp(slash - 2, ".d", 2) == 0;
+
+        if ((size_t) (p + n - dot - 1) >= sizeof(suffix))
+                return false;
+        memcpy(suffix, dot + 1, (size_t) (p + n - dot - 1));
+        suffix[p + n - dot - 1] = '\0';
+        return unit_type_from_string(suffix) >= 0;
+}
+
+bool cat_header_path_is_plausible(const char *path, size_t n) {
+        if (n < 2 || path[0] != '/')
+                return false;
+        for (size_t i = 0; i < n; i++)
+                if ((unsigned char) path[i] < ' ' || path[i] == 0x7f)
+                        return false;
+        return is_unit_or_dropin(path, n);
+}
+
+int cat_dropin_unit_name(const char *path, char **ret) {
+        const char *slash = strrchr(path, '/'), *dir;
+        size_t n;
+
+        if (!slash || !endswith(path, ".conf"))
+                return 0;
+        for (dir = slash; dir > path && dir[-1] != '/'; dir--)
+                ;
+        n = (size_t) (slash - dir);
+        if (n < 3 || memcmp(slash - 2, ".d", 2) != 0)
+                return 0;
+        *ret = strndup(dir, n - 2);
+        return *ret ? 1 : -ENOMEM;
+}
+
+static bool mem_endswith(const char *s, size_t n, const char *suffix) {
+        size_t k = strlen(suffix);
+
+        return n > k && memcmp(s + n - k, suffix, k) == 0;
+}
+
+/* "# /path" or "# Unit NAME is masked." / "# Unit NAME could not be loaded." */
+static int classify_header(const char *l, size_t n, bool *ret_note, char **ret_path) {
+        if (n > 3 && memcmp(l, "# /", 3) == 0 && cat_header_path_is_plausible(l + 2, n - 2)) {
+                *ret_note = false;
+                *ret_path = strndup(l + 2, n - 2);
+                return *ret_path ? 1 : -ENOMEM;
+        }
+        if (n > 7 && memcmp(l, "# Unit ", 7) == 0 && memchr(l, '\0', n) == NULL &&
+            (mem_endswith(l + 7, n - 7, " is masked.") ||
+             mem_endswith(l + 7, n - 7, " could not be loaded."))) {
+                *ret_note = true;
+                *ret_path = NULL;
+                return 1;
+        }
+        return 0;
+}
+
+static int stash_header(CatReader *r, const char *l, size_t n, bool terminated, bool blank_before,
+                        bool is_note, char *path) {
+        StrBuf fr = {};
+        int k;
+
+        k = strbuf_append(&fr, "\n", blank_before ? 1 : 0);
+        if (k >= 0)
+                k = strbuf_append(&fr, l, n);
+        if (k >= 0 && terminated)
+                k = strbuf_append_char(&fr, '\n');
+        if (k < 0) {
+                strbuf_done(&fr);
+                free(path);
+                return k;
+        }
+        free(r->next_framing);
+        free(r->next_path);
+        r->next_framing = strbuf_steal(&fr);
+        r->next_path = path;
+        r->next_line = r->line;
+        r->next_is_note = is_note;
+        return 0;
+}
+
+static int read_bare(CatReader *r, StrBuf *content, const char *first, size_t n, bool terminated,
+                     CatFile *ret) {
+        int k;
+
+        k = strbuf_append(content, first, n);
+        if (k >= 0 && terminated)
+                k = strbuf_append_char(content, '\n');
+        while (k >= 0) {
+                if (r->buf.len - r->pos > 0) {
+                        if (content->len + (r->buf.len - r->pos) > r->max_file)
+                                return -EFBIG;
+                        k = strbuf_append(content, r->buf.data + r->pos, r->buf.len - r->pos);
+                        r->pos = r->mark = r->buf.len;
+                        continue;
+                }
+                k = fill(r);
+                if (k == 0)
+                        break;
+        }
+        if (k < 0)
+                return k;
+        r->done = true;
+        *ret = (CatFile) { .framing = strdup(""), .header_line = 0 };
+        if (!ret->framing)
+                return -ENOMEM;
+        ret->size = content->len;
+        ret->data = strbuf_steal(content);
+        if (!ret->data) {
+                free(ret->framing);
+                return -ENOMEM;
+        }
+        return 1;
+}
+
+/* Copies buf[from..to) out as the file's content. */
+static int take_content(CatReader *r, size_t from, size_t to, CatFile *ret) {
+        ret->size = to - from;
+        ret->data = malloc(ret->size + 1);
+        if (!ret->data)
+                return -ENOMEM;
+        memcpy(ret->data, r->buf.data + from, ret->size);
+        ret->data[ret->size] = '\0';
+        return 0;
+}
+
+int cat_reader_next(CatReader *r, CatFile *ret) {
+        StrBuf content = {};
+        /* Offsets from r->mark: reading may move the buffer, never this. */
+        size_t last_blank = SIZE_MAX;   /* the latest blank line */
+        const char *l;
+        size_t n, line_start;
+        bool term, note;
+        char *path;
+        int k;
+
+        if (r->done)
+                return 0;
+
+        if (!r->started) {
+                r->started = true;
+                k = read_line(r, &l, &n, &term);
+                if (k <= 0) {
+                        r->done = true;
+                        return k;
+                }
+                path = NULL;
+                k = classify_header(l, n, &note, &path);
+                if (k < 0)
+                        return k;
+                if (k == 0) {
+                        r->bare = true;
+                        k = read_bare(r, &content, l, n, term, ret);
+                        strbuf_done(&content);
+                        return k;
+                }
+                k = stash_header(r, l, n, term, false, note, path);
+                if (k < 0)
+                        return k;
+        }
+
+        if (!r->next_framing) {
+                r->done = true;
+                return 0;
+        }
+
+        *ret = (CatFile) {
+                .path = r->next_path,
+                .framing = r->next_framing,
+                .header_line = r->next_line,
+                .is_note = r->next_is_note,
+        };
+        r->next_path = r->next_framing = NULL;
+        r->mark = r->pos;
+
+        for (;;) {
+                line_start = r->pos - r->mark;
+                k = read_line(r, &l, &n, &term);
+                if (k < 0)
+                        goto fail;
+                if (k == 0)
+                        break;
+
+                if (n == 0 && term) {
+                        last_blank = line_start;
+                        continue;
+                }
+                /* A header counts only right after a blank line; that blank
+                 * line is framing, not content. */
+                if (last_blank != SIZE_MAX && last_blank + 1 == line_start && n > 2 && l[0] == '#') {
+                        path = NULL;
+                        k = classify_header(l, n, &note, &path);
+                        if (k < 0)
+                                goto fail;
+                        if (k > 0) {
+                                k = take_content(r, r->mark, r->mark + last_blank, ret);
+                                if (k >= 0)
+                                        k = stash_header(r, l, n, term, true, note, path);
+                                else
+                                        free(path);
+                                if (k < 0)
+                                        goto fail;
+                                return 1;
+                        }
+                }
+        }
+
+        /* End of input: trailing blank lines belong to the last file. */
+        k = take_content(r, r->mark, r->pos, ret);
+        if (k < 0)
+                goto fail;
+        return 1;
+
+fail:
+        cat_file_done(ret);
+        return k;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "basic/diag.h"
+#include "basic/strbuf.h"
+
+/* Reads the `systemctl cat` format incrementally: files introduced by a
+ * line "# /path/to/file", a blank line before every header but the first.
+ * Only one file is held in memory at a time. Input that does not start
+ * with a header is one bare file. */
+
+typedef struct CatReader {
+        int fd;
+        const char *source;    /* name for diagnostics, e.g. "<stdin>" */
+        size_t max_file;       /* larger files fail with -EFBIG */
+
+        StrBuf buf;            /* unread input */
+        size_t pos;
+        size_t mark;           /* start of the current file's content */
+        bool eof;
+        unsigned line;         /* stream line of the last line read */
+
+        bool started, bare, done;
+        char *next_path;       /* header already read for the next file */
+        char *next_framing;
+        unsigned next_line;
+        bool next_is_note;
+
+} CatReader;
+
+typedef struct CatFile {
+        char *path;            /* from the header; NULL for bare input */
+        char *framing;         /* bytes before the content: blank line + header */
+        char *data;            /* content, malloc'd with a NUL at data[size] */
+        size_t size;
+        unsigned header_line;  /* line of the header in the stream */
+        bool is_note;          /* "# Unit X is masked." and the like: framing only */
+} CatFile;
+
+void cat_reader_init(CatReader *r, int fd, const char *source, size_t max_file);
+void cat_reader_done(CatReader *r);
+/* 1 with a file, 0 at the end, negative errno on read errors. */
+int cat_reader_next(CatReader *r, CatFile *ret);
+void cat_file_done(CatFile *f);
+
+/* Whether path looks like what systemctl cat prints in a header: absolute,
+ * printable, and a unit file or a drop-in (NAME.d/X.conf). */
+bool cat_header_path_is_plausible(const char *path, size_t n);
+/* For "DIR/NAME.d/X.conf": NAME (malloc'd) in *ret; 0 if not a drop-in. */
+int cat_dropin_unit_name(const char *path, char **ret);
