@@ -29,6 +29,7 @@ int strbuf_reserve(StrBuf *b, size_t extra) {
                 return -ENOMEM;
         b->data = q;
         b->allocated = n;
+        b->data[b->len] = '\0';
         return 0;
 }
 

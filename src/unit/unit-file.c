@@ -66,6 +66,13 @@ static bool ends_line(const UnitFile *f, size_t at) {
         return c == '\n' || c == '\r' || c == '\0';
 }
 
+static bool has_insert_at(const UnitFile *f, size_t at) {
+        for (size_t i = 0; i < f->n_inserts; i++)
+                if (f->inserts[i].at == at)
+                        return true;
+        return false;
+}
+
 /* Where new entries of a section go: after the last entry of its last
  * occurrence, or right after that occurrence's header. */
 static int insertion_point(const UnitFile *f, const char *section, size_t *ret) {
@@ -94,7 +101,8 @@ int unit_file_add_entry(UnitFile *f, const char *section, const char *key, const
         if (new_section)
                 at = f->size;
 
-        if (!ends_line(f, at))
+        /* Start on a fresh line, unless an earlier insertion here did. */
+        if (!ends_line(f, at) && !has_insert_at(f, at))
                 r = strbuf_append_char(&text, '\n');
         else
                 r = 0;

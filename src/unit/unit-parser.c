@@ -151,16 +151,19 @@ static int parse_logical(ParseState *ps, const char *l, size_t n, unsigned line_
         if (l[0] == '[')
                 return parse_section_header(ps, l, n, line_first, raw_end);
 
-        if (ps->section < 0)
-                return add_diag(ps, DIAG_WARNING, EFFECT_LINE_IGNORED, "syntax.outside-section",
-                                line_first, NULL, "Assignment outside of any section; systemd ignores it");
-
         eq = memchr(l, '=', n);
-        if (!eq)
+        if (ps->section < 0) {
+                /* systemd says only this; the entry is kept in the model
+                 * (without a section) so that nothing is lost from view. */
+                r = add_diag(ps, DIAG_WARNING, EFFECT_LINE_IGNORED, "syntax.outside-section",
+                             line_first, NULL, "Assignment outside of any section; systemd ignores it");
+                if (r < 0 || !eq || eq == l)
+                        return r;
+        } else if (!eq)
                 return add_diag(ps, DIAG_WARNING, EFFECT_LINE_IGNORED, "syntax.missing-equals",
                                 line_first, current_section_name(ps),
                                 "Missing '='; systemd ignores the line");
-        if (eq == l)
+        else if (eq == l)
                 return add_diag(ps, DIAG_WARNING, EFFECT_LINE_IGNORED, "syntax.missing-key",
                                 line_first, current_section_name(ps),
                                 "Missing key name before '='; systemd ignores the line");

@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The parser against systemd's rules, one rule per test (unit-semantics.md §1). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests.h"
+#include "unit/unit-file.h"
+
+static UnitFile *parse_n(const char *text, size_t n, const char *name) {
+        char *data = malloc(n + 1);
+        UnitFile *f = NULL;
+
+        memcpy(data, text, n);
+        data[n] = '\0';
+        if (unit_file_parse(data, n, "test", name, false, &f) < 0)
+                abort();
+        return f;
+}
+
+static UnitFile *parse(const char *text) {
+        return parse_n(text, strlen(text), "t.service");
+}
+
+/* "Key=Value|Key=Value" of all entries, for compact checks. */
+static char *entries(const UnitFile *f) {
+        StrBuf b = {};
+
+        for (size_t i = 0; i < f->n_entries; i++)
+                strbuf_printf(&b, "%s%s=%s", i ? "|" : "", f->entries[i].key, f->entries[i].value);
+        return strbuf_steal(&b);
+}
+
+/* "rule@line rule@line" of all diagnostics. */
+static char *diags(const UnitFile *f) {
+        StrBuf b = {};
+
+        for (size_t i = 0; i < f->diags.n; i++)
+                strbuf_printf(&b, "%s%s@%u", i ? " " : "", f->diags.items[i].rule, f->diags.items[i].line);
+        return strbuf_steal(&b);
+}
+
+#define EXPECT(text, want_entries, want_diags)                                  \
+        do {                                                                    \
+                UnitFile *_f = parse(text);                                     \
+                char *_e = entries(_f), *_d = diags(_f);                        \
+                CHECK_STR_EQ(_e, want_entries);                                 \
+                CHECK_STR_EQ(_d, want_diags);                                   \
+                free(_e);                                                       \
+                free(_d);                                                       \
+                unit_file_free(_f);                                             \
+        } while (0)
+
+TEST(line_terminators) {
+        /* A lone CR ends a line: two assignments, and a warning. */
+        EXPECT("[Service]\nUser=bin\rGroup=a:b\n", "User=bin|Group=a:b", "syntax.lone-cr@2");
+        /* CRLF and LFCR are one terminator each; LF LF is two. */
+        EXPECT("[Service]\r\nUser=bin\r\nGroup=x\r\n", "User=bin|Group=x", "");
+        EXPECT("[Service]\n\rUser=bin\n\rGroup=x", "User=bin|Group=x", "");
+        EXPECT("[Service]\r\rUser=bin", "User=bin", "syntax.lone-cr@1 syntax.lone-cr@2");
+        {
+                UnitFile *f = parse("[Service]\n\n\nUser=bin\n");
+                CHECK_INT_EQ(f->entries[0].line_first, 4);
+                CHECK_INT_EQ(f->n_lines, 4);
+                unit_file_free(f);
+        }
+}
+
+TEST(nul_bytes) {
+        static const char text[] = "[Service]\nUser=bin\0Group=a:b\n";
+        UnitFile *f = parse_n(text, sizeof(text) - 1, "t.service");
+        char *e = entries(f), *d = diags(f);
+
+        CHECK_STR_EQ(e, "User=bin|Group=a:b");
+        CHECK_STR_EQ(d, "syntax.nul-byte@2");
+        CHECK_INT_EQ(f->entries[1].line_first, 3);
+        free(e);
+        free(d);
+        unit_file_free(f);
+
+        /* LF then NUL is one terminator; NUL then LF is two. */
+        static const char t2[] = "[Service]\n\0User=bin\0\nGroup=x";
+        f = parse_n(t2, sizeof(t2) - 1, "t.service");
+        CHECK_INT_EQ(f->n_entries, 2);
+        CHECK_INT_EQ(f->entries[0].line_first, 2);
+        CHECK_INT_EQ(f->entries[1].line_first, 4);
+        unit_file_free(f);
+}
+
+TEST(comments) {
+        /* Only whole-line comments; '#' after text is data. */
+        EXPECT("[Service]\n# User=root\n  ; x\nUser=bin # x\n", "User=bin # x", "");
+        EXPECT("[Service]\nExecStart=/bin/true # x\n", "ExecStart=/bin/true # x", "");
+        /* A comment ending in a backslash does not continue. */
+        EXPECT("[Service]\n# comment \\\nExecStart=/bin/true\n", "ExecStart=/bin/true", "");
+}
+
+TEST(continuations) {
+        /* The backslash becomes a space; the next line is appended verbatim. */
+        EXPECT("[Service]\nEnvironment=A=1 \\\n  B=2\n", "Environment=A=1    B=2", "");
+        /* A blank line ends it. */
+        EXPECT("[Service]\nEnvironment=A=1 \\\n\nExecStart=/bin/true\n",
+               "Environment=A=1|ExecStart=/bin/true", "");
+        /* Comment lines inside are skipped and the continuation goes on. */
+        EXPECT("[Service]\nEnvironment=A=1 \\\n# c\nExecStart=/bin/true\n",
+               "Environment=A=1  ExecStart=/bin/true", "");
+        /* An escaped backslash does not continue; nor one followed by a blank. */
+        EXPECT("[Service]\nEnvironment=A=1 \\\\\nExecStart=/bin/true\n",
+               "Environment=A=1 \\\\|ExecStart=/bin/true", "");
+        EXPECT("[Service]\nExecStart=/bin/echo a \\ \nUser=bin\n", "ExecStart=/bin/echo a \\|User=bin", "");
+        /* Parity is counted over the joined text. */
+        EXPECT("[Service]\nA=x\\\n\\\nB\n", "A=x  B", "");
+        /* Open at the end of the file: parsed as the last line. */
+        EXPECT("[Service]\nA=1 \\", "A=1", "syntax.continuation-at-eof@2");
+        {
+                UnitFile *f = parse("[Service]\nEnvironment=A=1 \\\n# c\nB=2\n\nC=3\n");
+                CHECK_INT_EQ(f->entries[0].line_first, 2);
+                CHECK_INT_EQ(f->entries[0].line_last, 4);
+                CHECK_INT_EQ(f->entries[0].raw_start, 10);
+                CHECK_INT_EQ(f->entries[0].raw_end, strlen("[Service]\nEnvironment=A=1 \\\n# c\nB=2\n"));
+                unit_file_free(f);
+        }
+}
+
+TEST(bom) {
+        UnitFile *f = parse("\xef\xbb\xbf[Unit]\nA=1\n");
+        CHECK(f->has_bom);
+        CHECK_INT_EQ(f->n_sections, 1);
+        CHECK_INT_EQ(f->n_entries, 1);
+        unit_file_free(f);
+        /* The comment test comes before the BOM is removed. */
+        EXPECT("\xef\xbb\xbf# comment\n[Unit]\nA=1\n", "A=1", "syntax.outside-section@1");
+        /* Only one BOM is stripped; a second one is data (and a bad key). */
+        EXPECT("\xef\xbb\xbf[Unit]\n\xef\xbb\xbf" "A=1\n", "\xef\xbb\xbf" "A=1", "");
+}
+
+TEST(assignments) {
+        EXPECT("[Service]\nUser = bin \n", "User=bin", "");
+        EXPECT("[Service]\nUser=\n", "User=", "");
+        EXPECT("[Service]\nUser=a\nUser=b\nUser=\n", "User=a|User=b|User=", "");
+        EXPECT("[Service]\nA=b=c\n", "A=b=c", "");
+        EXPECT("[Service]\nX-Foo=1\nexecstart=/bin/true\n", "X-Foo=1|execstart=/bin/true", "");
+        EXPECT("[Service]\nnovalue\n=x\n", "", "syntax.missing-equals@2 syntax.missing-key@3");
+        EXPECT("A=1\nfoo\n[Unit]\n", "A=1", "syntax.outside-section@1 syntax.outside-section@2");
+}
+
+TEST(entries_outside_sections) {
+        UnitFile *f = parse("A=1\nfoo\n[Unit]\nB=2\n");
+        char *d = diags(f);
+
+        CHECK_STR_EQ(d, "syntax.outside-section@1 syntax.outside-section@2");
+        /* The entry is kept in the model (for the JSON view) without a section. */
+        CHECK_INT_EQ(f->n_entries, 2);
+        CHECK_INT_EQ(f->entries[0].section, -1);
+        CHECK_INT_EQ(f->entries[1].section, 0);
+        free(d);
+        unit_file_free(f);
+}
+
+TEST(sections) {
+        EXPECT("[Unit]\nA=1\n[X-Vendor]\nB=2\n", "A=1|B=2", "");
+        EXPECT("[service]\nA=1\n[Socket]\nB=2\n[]\n", "A=1|B=2",
+               "syntax.unknown-section@1 syntax.unknown-section@3 syntax.unknown-section@5");
+        /* Sections of the type are known, others are not: a socket has [Socket]. */
+        {
+                UnitFile *f = parse_n("[Socket]\n", 9, "t.socket");
+                CHECK_INT_EQ(f->sections[0].state, SECTION_KNOWN);
+                unit_file_free(f);
+        }
+        /* A repeated section just continues. */
+        EXPECT("[Unit]\nA=1\n[Unit]\nB=2\n", "A=1|B=2", "");
+}
+
+static void expect_failure(const char *text, size_t n, const char *rule, unsigned line) {
+        UnitFile *f = parse_n(text, n, "t.service");
+
+        CHECK_INT_EQ(f->failed_line, line);
+        CHECK(f->diags.n >= 1);
+        if (f->diags.n >= 1) {
+                const Diag *d = &f->diags.items[f->diags.n - 1];
+                CHECK_STR_EQ(d->rule, rule);
+                CHECK_INT_EQ(d->effect, EFFECT_FILE_FAILED);
+                CHECK_INT_EQ(d->severity, DIAG_ERROR);
+        }
+        unit_file_free(f);
+}
+
+TEST(file_failures) {
+        const char *t;
+
+        t = "[Service]\nUser=bin\n[Service] # c\nUser=root\n";
+        expect_failure(t, strlen(t), "syntax.invalid-section-header", 3);
+        {
+                /* systemd stops reading: nothing after the failure counts. */
+                UnitFile *f = parse(t);
+                CHECK_INT_EQ(f->n_entries, 1);
+                CHECK_INT_EQ(f->n_lines, 4);
+                unit_file_free(f);
+        }
+        t = "[Serv\"ice]\n";
+        expect_failure(t, strlen(t), "syntax.bad-section-name", 1);
+        t = "[Unit\n";
+        expect_failure(t, strlen(t), "syntax.invalid-section-header", 1);
+        t = "[";
+        expect_failure(t, strlen(t), "syntax.invalid-section-header", 1);
+        t = "[Unit]\nDescription=\xff\n";
+        expect_failure(t, strlen(t), "syntax.invalid-utf8", 2);
+        /* Noncharacters count as invalid for systemd; U+FDF0 does not. */
+        t = "[Unit]\nDescription=\xef\xbf\xbe\n";
+        expect_failure(t, strlen(t), "syntax.invalid-utf8", 2);
+        t = "[Unit]\nDescription=\xef\xb7\x90\n";
+        expect_failure(t, strlen(t), "syntax.invalid-utf8", 2);
+        EXPECT("[Unit]\nDescription=\xef\xb7\xb0 \xe2\x80\x8b\n", "Description=\xef\xb7\xb0 \xe2\x80\x8b", "");
+        /* Overlong encodings and surrogates are invalid. */
+        t = "[Unit]\nDescription=\xc0\xaf\n";
+        expect_failure(t, strlen(t), "syntax.invalid-utf8", 2);
+        t = "[Unit]\nDescription=\xed\xa0\x80\n";
+        expect_failure(t, strlen(t), "syntax.invalid-utf8", 2);
+}
+
+TEST(line_length_limits) {
+        size_t n = UNIT_LINE_MAX + 16;
+        char *buf = malloc(n);
+        UnitFile *f;
+
+        /* 1048575 bytes load, 1048576 fail the file. */
+        memcpy(buf, "[Unit]\nDescription=", 19);
+        memset(buf + 19, 'a', n - 19);
+        f = parse_n(buf, 7 + UNIT_LINE_MAX - 1, "t.service");
+        CHECK_INT_EQ(f->failed_line, 0);
+        CHECK_INT_EQ(f->n_entries, 1);
+        unit_file_free(f);
+        expect_failure(buf, 7 + UNIT_LINE_MAX, "syntax.line-too-long", 2);
+
+        /* A joined line may be 1048576 bytes, not more. */
+        memcpy(buf, "[Unit]\nA=\\\n", 11);
+        memset(buf + 11, 'b', n - 11);
+        f = parse_n(buf, 11 + UNIT_LINE_MAX - 3, "t.service");
+        CHECK_INT_EQ(f->failed_line, 0);
+        unit_file_free(f);
+        /* "A=" + space (2 + 1 bytes) joined with 1048574 bytes is 1048577. */
+        expect_failure(buf, 11 + UNIT_LINE_MAX - 2, "syntax.continuation-too-long", 3);
+        free(buf);
+}
+
+TEST(no_final_newline) {
+        EXPECT("[Unit]\nA=1", "A=1", "");
+        EXPECT("", "", "");
+        EXPECT("\n\n", "", "");
+}
+
+static char *write_out(const UnitFile *f) {
+        StrBuf b = {};
+
+        CHECK(unit_file_write(f, &b) >= 0);
+        return strbuf_steal(&b);
+}
+
+TEST(writer_round_trip_and_edits) {
+        const char *text = "# head\n[Service]\r\nUser=bin  \nExecStart=/bin/a \\\n  b\n\n[Install]\nWantedBy=x";
+        UnitFile *f = parse(text);
+        char *out;
+
+        out = write_out(f);
+        CHECK_STR_EQ(out, text);
+        free(out);
+
+        CHECK(unit_entry_set_edit(f, 0, EDIT_DROP, NULL) >= 0);
+        CHECK(unit_entry_set_edit(f, 1, EDIT_REPLACE, "/bin/c") >= 0);
+        CHECK(unit_file_add_entry(f, "Service", "NoNewPrivileges", "yes") >= 0);
+        CHECK(unit_file_add_entry(f, "Install", "Alias", "y") >= 0);
+        CHECK(unit_file_add_entry(f, "Unit", "Description", "d") >= 0);
+        out = write_out(f);
+        CHECK_STR_EQ(out, "# head\n[Service]\r\nExecStart=/bin/c\nNoNewPrivileges=yes\n\n[Install]\nWantedBy=x\n"
+                          "Alias=y\n\n[Unit]\nDescription=d\n");
+        free(out);
+        unit_file_free(f);
+
+        f = parse("[Service]\nUser=0day\n");
+        CHECK(unit_entry_set_edit(f, 0, EDIT_COMMENT, "invalid\nuser") >= 0);
+        out = write_out(f);
+        CHECK_STR_EQ(out, "[Service]\n# unitguard: invalid user\n# User=0day\n");
+        free(out);
+        unit_file_free(f);
+}
+
+TEST(json_view) {
+        UnitFile *f = parse("[Service]\nUser=\xff\n");
+        StrBuf b = {};
+
+        CHECK(unit_file_to_json(f, NULL, &b) >= 0);
+        /* Invalid UTF-8 never reaches the JSON text. */
+        CHECK(strstr(b.data, "\xff") == NULL);
+        CHECK(strstr(b.data, "\"failed_line\":2") != NULL);
+        strbuf_done(&b);
+        unit_file_free(f);
+}
+
+TESTS_MAIN(T(line_terminators), T(nul_bytes), T(comments), T(continuations), T(bom),
+           T(assignments), T(entries_outside_sections), T(sections), T(file_failures),
+           T(line_length_limits), T(no_final_newline), T(writer_round_trip_and_edits), T(json_view))
