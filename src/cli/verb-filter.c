@@ -53,6 +53,7 @@ int verb_filter(int argc, char **argv) {
 
         filter_init(&f, STDOUT_FILENO, STDERR_FILENO);
         optind = 0;
+        opterr = 0;
         while ((c = getopt_long(argc, argv, "n:f:h", options, NULL)) >= 0)
                 switch (c) {
                 case 'n':
@@ -72,7 +73,10 @@ int verb_filter(int argc, char **argv) {
                         help(stdout);
                         return EXIT_CLEAN;
                 default:
-                        help(stderr);
+                        if (optopt)
+                                fprintf(stderr, "unitguard filter: invalid option '-%c' or missing argument; see --help\n", optopt);
+                        else
+                                fprintf(stderr, "unitguard filter: unknown option '%s'; see --help\n", argv[optind - 1]);
                         return EXIT_USAGE;
                 }
 
@@ -91,7 +95,8 @@ int verb_filter(int argc, char **argv) {
                 r = filter_flush(&f);
         if (r < 0) {
                 (void) filter_flush(&f);
-                fprintf(stderr, "unitguard filter: %s\n", strerror(-r));
+                fprintf(stderr, "unitguard filter: %s: %s\n",
+                        f.write_failed ? "cannot write output" : "internal error", strerror(-r));
                 return EXIT_INPUT;
         }
         return exit_status(&f);

@@ -125,6 +125,20 @@ static int process_orphan_dropins(Filter *f, const char *dir, const char *dname,
         return r;
 }
 
+static int note_symlink(Filter *f, const char *path) {
+        char target[4096];
+        ssize_t n = readlink(path, target, sizeof(target) - 1);
+
+        if (n < 0)
+                return input_error(f, path, -errno, "cannot read link");
+        target[n] = '\0';
+        if (streq(target, "/dev/null"))
+                return strbuf_printf(&f->err, "%s: note: masked (symlink to /dev/null); not copied (input.symlink)\n",
+                                     path);
+        return strbuf_printf(&f->err, "%s: note: alias of '%s' (symlink); not copied (input.symlink)\n", path,
+                             target);
+}
+
 static int walk_dir(Filter *f, const char *dir, unsigned depth) {
         struct dirent **list = NULL;
         int n, r = 0;
@@ -148,8 +162,14 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth) {
                         r = -ENOMEM;
                         break;
                 }
-                /* Symlinks are aliases, masks or dependencies, not content. */
-                if (lstat(p, &st) < 0 || !S_ISREG(st.st_mode))
+                if (lstat(p, &st) < 0)
+                        continue;
+                /* Symlinks are aliases or masks, not content: say so. */
+                if (S_ISLNK(st.st_mode)) {
+                        r = note_symlink(f, p);
+                        continue;
+                }
+                if (!S_ISREG(st.st_mode))
                         continue;
                 r = process_unit(f, dir, name, true);
         }

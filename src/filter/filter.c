@@ -30,6 +30,8 @@ static int flush_buf(Filter *f, StrBuf *b, int fd) {
         }
         r = loop_write(fd, b->data, b->len);
         strbuf_reset(b);
+        if (r < 0 && r != -EPIPE)
+                f->write_failed = true;
         if (r == -EPIPE && fd == f->out_fd) {
                 /* "unitguard filter | head": stop writing, quietly. */
                 f->out_closed = true;
@@ -66,10 +68,17 @@ int input_error(Filter *f, const char *path, int error, const char *what) {
 
 /* Default judgement without a policy: a file systemd refuses rejects the
  * unit (for drop-ins too: unitguard never lets a half-read drop-in pass). */
-static void judge_file_failures(UnitGroup *g) {
+static int judge_file_failures(UnitGroup *g) {
         for (size_t i = 0; i < g->n_files; i++)
                 if (g->files[i].file && g->files[i].file->failed_line > 0)
                         g->verdict = GROUP_REJECTED;
+
+        /* systemd's null_or_empty(): an empty unit file masks the unit. */
+        if (g->has_fragment && g->n_files > 0 && g->files[0].file && g->files[0].file->size == 0)
+                return diag_add(&g->diags, DIAG_NOTE, EFFECT_NONE, "unit.empty-is-masked",
+                                g->files[0].file->path, 0, NULL, NULL,
+                                "Empty unit file: systemd treats the unit as masked");
+        return 0;
 }
 
 static int write_json(Filter *f, const UnitGroup *g) {
@@ -118,6 +127,11 @@ static int write_units(Filter *f, const UnitGroup *g) {
                 r = strbuf_append_str(&f->out, framing);
                 if (r >= 0 && g->files[i].file)
                         r = unit_file_write(g->files[i].file, &f->out);
+                /* In the systemctl cat format every file ends with a newline,
+                 * or the next header would not be recognised. */
+                if (r >= 0 && framing[0] && g->files[i].file && f->out.len > 0 &&
+                    f->out.data[f->out.len - 1] != '\n')
+                        r = strbuf_append_char(&f->out, '\n');
                 if (framing[0] || g->files[i].file)
                         f->wrote_any = true;
         }
@@ -133,7 +147,9 @@ int finish_group(Filter *f, UnitGroup *g) {
                         has_units = true;
 
         if (has_units) {
-                judge_file_failures(g);
+                r = judge_file_failures(g);
+                if (r < 0)
+                        return r;
                 if (f->judge && g->verdict != GROUP_REJECTED) {
                         r = f->judge(f->judge_userdata, g);
                         if (r < 0)
@@ -156,7 +172,7 @@ int finish_group(Filter *f, UnitGroup *g) {
         if (r < 0)
                 return r;
         if (has_units && g->verdict == GROUP_REJECTED) {
-                r = strbuf_printf(&f->err, "%s: error: unit rejected, not written\n",
+                r = strbuf_printf(&f->err, "%s: error: unit rejected, not written (unit.rejected)\n",
                                   g->n_files > 0 && g->files[0].file ? g->files[0].file->path
                                                                      : (g->name ? g->name : "?"));
                 if (r < 0)

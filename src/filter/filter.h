@@ -27,6 +27,7 @@ typedef struct Filter {
         int out_fd, err_fd;
         StrBuf out, err;               /* buffered output */
         bool out_closed;               /* the reader of stdout went away */
+        bool write_failed;             /* a write to stdout or stderr failed */
         bool wrote_any;                /* something was written to stdout */
 
         unsigned n_units, n_rejected, n_changed, n_input_errors;

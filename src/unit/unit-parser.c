@@ -72,7 +72,10 @@ static int fail_file(ParseState *ps, const char *rule, unsigned line, const char
         int r;
 
         ps->f->failed_line = line;
-        r = add_diag(ps, DIAG_ERROR, EFFECT_FILE_FAILED, rule, line, current_section_name(ps),
+        /* A broken header is not part of the section before it. */
+        r = add_diag(ps, DIAG_ERROR, EFFECT_FILE_FAILED, rule, line,
+                     startswith(rule, "syntax.invalid-section") || startswith(rule, "syntax.bad-section")
+                             ? NULL : current_section_name(ps),
                      "%s", msg);
         return r < 0 ? r : 1;
 }

@@ -5,7 +5,8 @@ directories (or of the given files) to stdout.
 Like systemctl cat: each unit file is introduced by "# PATH", followed by its
 drop-ins (NAME.d/*.conf, in file-name order), a blank line before every header
 but the first, and every file ends with a newline. Symlinks are skipped.
---repeat N writes the whole set N times (for benchmarks)."""
+--repeat N writes the whole set N times (for benchmarks). The number of
+files written goes to stderr."""
 import os
 import sys
 
@@ -41,6 +42,7 @@ def main():
     out = sys.stdout.buffer
     collected = list(units(args))
     first = True
+    count = 0
     for _ in range(repeat):
         for unit, dropins in collected:
             for path in [unit] + dropins:
@@ -50,6 +52,8 @@ def main():
                     data += b'\n'
                 out.write((b'' if first else b'\n') + b'# ' + path.encode() + b'\n' + data)
                 first = False
+                count += 1
+    sys.stderr.write(f'{count} files\n')
 
 
 main()
