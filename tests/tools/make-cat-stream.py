@@ -53,7 +53,7 @@ def main():
                 out.write((b'' if first else b'\n') + b'# ' + path.encode() + b'\n' + data)
                 first = False
                 count += 1
-    sys.stderr.write(f'{count} files\n')
+    sys.stderr.write(f'{count} files {len(collected) * repeat} units\n')
 
 
 main()
