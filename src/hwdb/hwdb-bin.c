@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "basic/alloc-util.h"
+#include "hwdb-bin.h"
+#include "hwdb-format.h"
+
+/* Strides above this are surely garbage; it also keeps the arithmetic far
+ * from overflowing. */
+#define HWDB_MAX_STRIDE 4096u
+
+static int fail(const char **ret_reason, const char *reason) {
+        if (ret_reason)
+                *ret_reason = reason;
+        return -EBADMSG;
+}
+
+static int check_header(HwdbBin *b, const char **ret_reason) {
+        const uint8_t *h = b->data;
+        HwdbNode root;
+        uint64_t header_size;
+
+        if (b->size < HWDB_HEADER_SIZE)
+                return fail(ret_reason, "file is shorter than the hwdb.bin header");
+        if (memcmp(h + HWDB_HDR_SIGNATURE, HWDB_SIGNATURE, HWDB_SIGNATURE_LEN) != 0)
+                return fail(ret_reason, "wrong signature, not a hwdb.bin file");
+        if (hwdb_get64(h + HWDB_HDR_FILE_SIZE) != (uint64_t) b->size)
+                return fail(ret_reason, "file size does not match the header (truncated or extended file)");
+
+        header_size = hwdb_get64(h + HWDB_HDR_HEADER_SIZE);
+        b->node_size = hwdb_get64(h + HWDB_HDR_NODE_SIZE);
+        b->child_size = hwdb_get64(h + HWDB_HDR_CHILD_SIZE);
+        b->value_size = hwdb_get64(h + HWDB_HDR_VALUE_SIZE);
+        b->root_off = hwdb_get64(h + HWDB_HDR_ROOT_OFF);
+
+        if (header_size < HWDB_HEADER_SIZE || header_size > b->size)
+                return fail(ret_reason, "invalid header size");
+        if (b->node_size < HWDB_NODE_SIZE || b->node_size > HWDB_MAX_STRIDE)
+                return fail(ret_reason, "invalid node size");
+        if (b->child_size < HWDB_CHILD_SIZE || b->child_size > HWDB_MAX_STRIDE)
+                return fail(ret_reason, "invalid child entry size");
+        if (b->value_size < HWDB_VALUE_SIZE_OLD || b->value_size > HWDB_MAX_STRIDE)
+                return fail(ret_reason, "invalid value entry size");
+
+        b->max_nodes = b->size / b->node_size + 1;
+
+        if (hwdb_bin_node(b, b->root_off, &root) < 0)
+                return fail(ret_reason, "root node lies outside the file");
+        return 0;
+}
+
+static int bin_new(const void *data, size_t size, HwdbBin **ret, const char **ret_reason) {
+        _cleanup_free_ HwdbBin *b = NULL;
+        int r;
+
+        b = new0(HwdbBin, 1);
+        if (!b)
+                return -ENOMEM;
+        b->data = data;
+        b->size = size;
+        r = check_header(b, ret_reason);
+        if (r < 0)
+                return r;
+        *ret = TAKE_PTR(b);
+        return 0;
+}
+
+int hwdb_bin_new_from_memory(void *data, size_t size, bool take_ownership, HwdbBin **ret,
+                             const char **ret_reason) {
+        int r;
+
+        r = bin_new(data, size, ret, ret_reason);
+        if (r < 0) {
+                if (take_ownership)
+                        free(data);
+                return r;
+        }
+        if (take_ownership)
+                (*ret)->owned = data;
+        return 0;
+}
+
+int hwdb_bin_open(const char *path, HwdbBin **ret, const char **ret_reason) {
+        struct stat st;
+        void *map;
+        int fd, r;
+
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return -errno;
+        if (fstat(fd, &st) < 0) {
+                r = -errno;
+                close(fd);
+                return r;
+        }
+        if (!S_ISREG(st.st_mode)) {
+                close(fd);
+                return S_ISDIR(st.st_mode) ? -EISDIR : fail(ret_reason, "not a regular file");
+        }
+        if ((uint64_t) st.st_size < HWDB_HEADER_SIZE) {
+                close(fd);
+                return fail(ret_reason, "file is shorter than the hwdb.bin header");
+        }
+        if ((uint64_t) st.st_size > SIZE_MAX) {
+                close(fd);
+                return -EFBIG;
+        }
+
+        map = mmap(NULL, (size_t) st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+        r = map == MAP_FAILED ? -errno : 0;
+        close(fd);
+        if (r < 0)
+                return r;
+
+        r = bin_new(map, (size_t) st.st_size, ret, ret_reason);
+        if (r < 0) {
+                munmap(map, (size_t) st.st_size);
+                return r;
+        }
+        (*ret)->mapped = true;
+        return 0;
+}
+
+HwdbBin *hwdb_bin_free(HwdbBin *b) {
+        if (!b)
+                return NULL;
+        if (b->mapped)
+                munmap((void *) b->data, b->size);
+        free(b->owned);
+        free(b);
+        return NULL;
+}
+
+int hwdb_bin_string(const HwdbBin *b, uint64_t off, const char **ret) {
+        const uint8_t *p;
+
+        if (off >= b->size)
+                return -EBADMSG;
+        p = b->data + off;
+        if (!memchr(p, 0, b->size - (size_t) off))
+                return -EBADMSG;
+        *ret = (const char *) p;
+        return 0;
+}
+
+int hwdb_bin_node(const HwdbBin *b, uint64_t off, HwdbNode *ret) {
+        const uint8_t *p;
+        uint64_t n_values, end, room;
+
+        if (off > b->size || b->size - off < b->node_size)
+                return -EBADMSG;
+        p = b->data + off;
+
+        ret->n_children = p[HWDB_NODE_CHILDREN];
+        n_values = hwdb_get64(p + HWDB_NODE_VALUES);
+        ret->children_off = off + b->node_size;
+        ret->values_off = ret->children_off + (uint64_t) ret->n_children * b->child_size;
+
+        /* Both arrays have to fit behind the node. Strides are capped, so
+         * the child array cannot overflow; the value count can be anything. */
+        end = ret->values_off;
+        if (end > b->size)
+                return -EBADMSG;
+        room = b->size - end;
+        if (n_values > room / b->value_size)
+                return -EBADMSG;
+        ret->n_values = n_values;
+
+        return hwdb_bin_string(b, hwdb_get64(p + HWDB_NODE_PREFIX), &ret->prefix);
+}
+
+void hwdb_bin_child(const HwdbBin *b, const HwdbNode *n, unsigned i, uint8_t *ret_c,
+                    uint64_t *ret_off) {
+        const uint8_t *e = b->data + n->children_off + (uint64_t) i * b->child_size;
+
+        *ret_c = e[HWDB_CHILD_C];
+        *ret_off = hwdb_get64(e + HWDB_CHILD_OFF);
+}
+
+int hwdb_bin_find_child(const HwdbBin *b, const HwdbNode *n, uint8_t c, uint64_t *ret_off) {
+        const uint8_t *base = b->data + n->children_off;
+        unsigned lo = 0, hi = n->n_children;
+
+        while (lo < hi) {
+                unsigned mid = lo + (hi - lo) / 2;
+                const uint8_t *e = base + (uint64_t) mid * b->child_size;
+
+                if (e[HWDB_CHILD_C] == c) {
+                        *ret_off = hwdb_get64(e + HWDB_CHILD_OFF);
+                        return 0;
+                }
+                if (e[HWDB_CHILD_C] < c)
+                        lo = mid + 1;
+                else
+                        hi = mid;
+        }
+        return -ENOENT;
+}
+
+const uint8_t *hwdb_bin_value_entry(const HwdbBin *b, const HwdbNode *n, uint64_t i) {
+        return b->data + n->values_off + i * b->value_size;
+}
+
+/* A node is "seen" when its offset is marked in a bitmap indexed by offset;
+ * a second visit means a cycle or a shared subtree. */
+int hwdb_bin_verify(const HwdbBin *b, const char **ret_reason) {
+        _cleanup_free_ uint64_t *seen = NULL;
+        _cleanup_free_ uint64_t *stack = NULL;
+        size_t n_stack = 0, allocated = 0;
+        int count = 0, r;
+
+        seen = new0(uint64_t, b->size / 64 + 1);
+        if (!seen)
+                return -ENOMEM;
+
+        r = GREEDY_REALLOC(stack, allocated, 1);
+        if (r < 0)
+                return r;
+        stack[n_stack++] = b->root_off;
+
+        while (n_stack > 0) {
+                uint64_t off = stack[--n_stack];
+                HwdbNode n;
+                int last = -1;
+
+                if (hwdb_bin_node(b, off, &n) < 0)
+                        return fail(ret_reason, "node, child array or value array out of bounds");
+                if (seen[off / 64] & (UINT64_C(1) << (off % 64)))
+                        return fail(ret_reason, "node reached twice (cycle or shared subtree)");
+                seen[off / 64] |= UINT64_C(1) << (off % 64);
+                if (count == INT32_MAX)
+                        return fail(ret_reason, "too many nodes");
+                count++;
+
+                for (uint64_t i = 0; i < n.n_values; i++) {
+                        const uint8_t *v = hwdb_bin_value_entry(b, &n, i);
+                        const char *s;
+
+                        if (hwdb_bin_string(b, hwdb_get64(v + HWDB_VALUE_KEY), &s) < 0 ||
+                            hwdb_bin_string(b, hwdb_get64(v + HWDB_VALUE_VALUE), &s) < 0)
+                                return fail(ret_reason, "value string out of bounds");
+                        if (b->value_size >= HWDB_VALUE_SIZE &&
+                            hwdb_bin_string(b, hwdb_get64(v + HWDB_VALUE_FILENAME), &s) < 0)
+                                return fail(ret_reason, "file name string out of bounds");
+                }
+
+                r = GREEDY_REALLOC(stack, allocated, n_stack + n.n_children);
+                if (r < 0)
+                        return r;
+                for (unsigned i = 0; i < n.n_children; i++) {
+                        uint8_t c;
+                        uint64_t child;
+
+                        hwdb_bin_child(b, &n, i, &c, &child);
+                        if ((int) c <= last)
+                                return fail(ret_reason, "child entries not sorted or duplicated");
+                        if (c == 0)
+                                return fail(ret_reason, "child entry with a NUL edge byte");
+                        last = c;
+                        stack[n_stack++] = child;
+                }
+        }
+        return count;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "basic/macro.h"
+
+/* A read-only view of a compiled hwdb.bin: either an mmap'ed file or a
+ * buffer in memory (what text sources compile to). Opening checks only the
+ * header; every node, array and string is bounds-checked when a lookup
+ * touches it, so a corrupt file yields -EBADMSG and never a stray read. */
+typedef struct HwdbBin {
+        const uint8_t *data;
+        size_t size;
+        void *owned;            /* malloc'ed buffer to free, or NULL */
+        bool mapped;            /* data is an mmap to undo */
+        uint64_t node_size;
+        uint64_t child_size;
+        uint64_t value_size;
+        uint64_t root_off;
+        uint64_t max_nodes;     /* upper bound on distinct nodes the file can hold */
+} HwdbBin;
+
+/* One node, validated: its arrays and its prefix lie inside the file. */
+typedef struct HwdbNode {
+        const char *prefix;     /* NUL-terminated */
+        uint64_t children_off;  /* absolute offset of the child array */
+        uint64_t values_off;    /* absolute offset of the value array */
+        uint64_t n_values;
+        unsigned n_children;
+} HwdbNode;
+
+/* Opens and maps path. -EBADMSG when the file is not a usable hwdb.bin; then
+ * *ret_reason (if given) names what is wrong. */
+int hwdb_bin_open(const char *path, HwdbBin **ret, const char **ret_reason);
+/* Wraps size bytes at data. With take_ownership the buffer is free()d by
+ * hwdb_bin_free() (also when this fails). */
+int hwdb_bin_new_from_memory(void *data, size_t size, bool take_ownership, HwdbBin **ret,
+                             const char **ret_reason);
+HwdbBin *hwdb_bin_free(HwdbBin *b);
+static inline void hwdb_bin_freep(HwdbBin **b) {
+        hwdb_bin_free(*b);
+}
+
+/* Accessors. All return -EBADMSG on anything out of bounds. */
+int hwdb_bin_node(const HwdbBin *b, uint64_t off, HwdbNode *ret);
+int hwdb_bin_string(const HwdbBin *b, uint64_t off, const char **ret);
+/* The i-th child of a validated node (i < n_children). */
+void hwdb_bin_child(const HwdbBin *b, const HwdbNode *n, unsigned i, uint8_t *ret_c,
+                    uint64_t *ret_off);
+/* Binary search for the child with edge byte c; 0 if found, -ENOENT if not. */
+int hwdb_bin_find_child(const HwdbBin *b, const HwdbNode *n, uint8_t c, uint64_t *ret_off);
+/* Raw pointer to the i-th value entry of a validated node (i < n_values). */
+const uint8_t *hwdb_bin_value_entry(const HwdbBin *b, const HwdbNode *n, uint64_t i);
+
+/* Walks the whole trie once and checks every node, string and edge, and that
+ * no node is reached twice (no cycles or shared subtrees). Returns the number
+ * of nodes, or -EBADMSG with *ret_reason set. Linear in the file size. */
+int hwdb_bin_verify(const HwdbBin *b, const char **ret_reason);

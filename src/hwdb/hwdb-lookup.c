@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "basic/alloc-util.h"
+#include "hwdb-format.h"
+#include "hwdb-glob.h"
+#include "hwdb-lookup.h"
+
+/* A trie deeper than this is not something any writer produces; it guards
+ * the explicit stack against crafted files. */
+#define HWDB_MAX_DEPTH 65536u
+/* Below this many properties a linear scan beats hashing. */
+#define HWDB_INDEX_THRESHOLD 16u
+
+struct HwdbScanFrame {
+        HwdbNode node;
+        unsigned next_child;
+        bool exact;             /* set is valid (no '[' or '\\' seen) */
+        size_t pattern_mark;    /* pattern length before this node */
+        HwdbGlobSet set;
+};
+
+void hwdb_lookup_done(HwdbLookup *l) {
+        free(l->props);
+        free(l->index);
+        free(l->pattern);
+        free(l->stack);
+        free(l->glob);
+        *l = (HwdbLookup) {};
+}
+
+static uint32_t hash_string(const char *s) {
+        uint32_t h = 2166136261u;
+
+        for (; *s; s++)
+                h = (h ^ (uint8_t) *s) * 16777619u;
+        return h;
+}
+
+static int index_rebuild(HwdbLookup *l) {
+        size_t size = 64;
+
+        while (size < l->n_props * 2 + 2)
+                size *= 2;
+        if (size > l->index_size) {
+                uint32_t *n = reallocarray_safe(l->index, size, sizeof(uint32_t));
+
+                if (!n)
+                        return -ENOMEM;
+                l->index = n;
+                l->index_size = size;
+        }
+        memset(l->index, 0, l->index_size * sizeof(uint32_t));
+        for (size_t i = 0; i < l->n_props; i++) {
+                size_t mask = l->index_size - 1, h = hash_string(l->props[i].key) & mask;
+
+                while (l->index[h] != 0)
+                        h = (h + 1) & mask;
+                l->index[h] = (uint32_t) i + 1;
+        }
+        return 0;
+}
+
+static HwdbProperty *find_property(HwdbLookup *l, const char *key) {
+        if (l->n_props < HWDB_INDEX_THRESHOLD) {
+                for (size_t i = 0; i < l->n_props; i++)
+                        if (streq(l->props[i].key, key))
+                                return &l->props[i];
+                return NULL;
+        }
+
+        size_t mask = l->index_size - 1, h = hash_string(key) & mask;
+        for (; l->index[h] != 0; h = (h + 1) & mask)
+                if (streq(l->props[l->index[h] - 1].key, key))
+                        return &l->props[l->index[h] - 1];
+        return NULL;
+}
+
+static int add_property(HwdbLookup *l, const HwdbBin *b, const uint8_t *entry) {
+        HwdbProperty np = {}, *old;
+        const char *key;
+        int r;
+
+        r = hwdb_bin_string(b, hwdb_get64(entry + HWDB_VALUE_KEY), &key);
+        if (r < 0)
+                return r;
+        /* Keys not starting with a space are reserved; systemd skips them. */
+        if (key[0] != ' ')
+                return 0;
+        np.key = key + 1;
+        r = hwdb_bin_string(b, hwdb_get64(entry + HWDB_VALUE_VALUE), &np.value);
+        if (r < 0)
+                return r;
+        if (b->value_size >= HWDB_VALUE_SIZE) {
+                np.filename_off = hwdb_get64(entry + HWDB_VALUE_FILENAME);
+                np.line = hwdb_get32(entry + HWDB_VALUE_LINE);
+                np.priority = hwdb_get16(entry + HWDB_VALUE_PRIORITY);
+        }
+
+        old = find_property(l, np.key);
+        if (old) {
+                if (b->value_size >= HWDB_VALUE_SIZE) {
+                        bool lower;
+
+                        /* Older writers left the priority at 0; then the
+                         * file name offsets stand in for it. */
+                        if (np.priority == 0)
+                                lower = np.filename_off < old->filename_off ||
+                                        (np.filename_off == old->filename_off && np.line < old->line);
+                        else
+                                lower = np.priority < old->priority ||
+                                        (np.priority == old->priority && np.line < old->line);
+                        if (lower)
+                                return 0;
+                }
+                /* Replace the value but keep the position. */
+                *old = np;
+                return 0;
+        }
+
+        r = GREEDY_REALLOC(l->props, l->props_allocated, l->n_props + 1);
+        if (r < 0)
+                return r;
+        l->props[l->n_props++] = np;
+
+        if (l->n_props == HWDB_INDEX_THRESHOLD ||
+            (l->n_props > HWDB_INDEX_THRESHOLD && l->n_props * 2 + 2 > l->index_size))
+                return index_rebuild(l);
+        if (l->n_props > HWDB_INDEX_THRESHOLD) {
+                size_t mask = l->index_size - 1, h = hash_string(np.key) & mask;
+
+                while (l->index[h] != 0)
+                        h = (h + 1) & mask;
+                l->index[h] = (uint32_t) l->n_props;
+        }
+        return 0;
+}
+
+static int add_values(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n) {
+        for (uint64_t i = 0; i < n->n_values; i++) {
+                int r = add_property(l, b, hwdb_bin_value_entry(b, n, i));
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int pattern_reserve(HwdbLookup *l, const HwdbBin *b, size_t extra) {
+        /* No path through a well-formed trie spells a string longer than the
+         * file itself; anything longer comes from a cycle. */
+        if (extra > b->size || l->pattern_len + extra > b->size)
+                return -ELOOP;
+        return GREEDY_REALLOC(l->pattern, l->pattern_allocated, l->pattern_len + extra + 1);
+}
+
+/* Pushes the node at off onto the scan stack: its edge byte (if any) and its
+ * prefix from byte skip on join the pattern. Returns 0 without pushing when
+ * the pattern so far cannot match any start of the key. */
+static int scan_enter(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, size_t skip,
+                      const HwdbGlobSet *set, bool exact) {
+        HwdbScanFrame *f;
+        HwdbNode n;
+        HwdbGlobSet s = {};
+        size_t mark = l->pattern_len, len;
+        const char *p;
+        int r;
+
+        r = hwdb_bin_node(b, off, &n);
+        if (r < 0)
+                return r;
+        if (++l->visits > l->max_visits || l->n_stack >= HWDB_MAX_DEPTH)
+                return -ELOOP;
+
+        p = n.prefix + skip;
+        len = strlen(p);
+        r = pattern_reserve(l, b, len + 1);
+        if (r < 0)
+                return r;
+
+        if (exact)
+                s = *set;
+        if (edge >= 0) {
+                l->pattern[l->pattern_len++] = (char) edge;
+                if (exact) {
+                        exact = hwdb_glob_step(l->glob, &s, (uint8_t) edge);
+                        if (exact && hwdb_glob_set_empty(&s))
+                                goto prune;
+                }
+        }
+        memcpy(l->pattern + l->pattern_len, p, len);
+        l->pattern_len += len;
+        for (size_t i = 0; exact && i < len; i++) {
+                exact = hwdb_glob_step(l->glob, &s, (uint8_t) p[i]);
+                if (exact && hwdb_glob_set_empty(&s))
+                        goto prune;
+        }
+
+        r = GREEDY_REALLOC(l->stack, l->stack_allocated, l->n_stack + 1);
+        if (r < 0)
+                return r;
+        f = &l->stack[l->n_stack++];
+        f->node = n;
+        f->next_child = 0;
+        f->exact = exact;
+        f->pattern_mark = mark;
+        if (exact)
+                f->set = s;
+        return 0;
+
+prune:
+        l->pattern_len = mark;
+        return 0;
+}
+
+/* Depth-first walk below one glob start: children in edge order first, then
+ * the node itself, testing every node that has values against the rest of
+ * the key. */
+static int glob_scan(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, size_t skip,
+                     const char *key, size_t pos) {
+        HwdbGlobSet start = {};
+        bool exact = !l->no_prune && l->glob->usable;
+        int r;
+
+        l->pattern_len = 0;
+        l->n_stack = 0;
+        if (exact)
+                hwdb_glob_set_single(&start, pos);
+
+        r = scan_enter(l, b, off, edge, skip, &start, exact);
+        if (r < 0)
+                return r;
+
+        while (l->n_stack > 0) {
+                HwdbScanFrame *f = &l->stack[l->n_stack - 1];
+
+                if (f->next_child < f->node.n_children) {
+                        HwdbGlobSet s = {};
+                        bool e = f->exact;
+                        uint64_t child;
+                        uint8_t c;
+
+                        if (e)
+                                s = f->set;
+                        hwdb_bin_child(b, &f->node, f->next_child++, &c, &child);
+                        r = scan_enter(l, b, child, c, 0, &s, e);
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
+
+                if (f->node.n_values > 0) {
+                        bool match;
+
+                        if (f->exact)
+                                match = hwdb_glob_accepts(l->glob, &f->set);
+                        else {
+                                l->pattern[l->pattern_len] = '\0';
+                                match = fnmatch(l->pattern, key + pos, 0) == 0;
+                        }
+                        if (match) {
+                                r = add_values(l, b, &f->node);
+                                if (r < 0)
+                                        return r;
+                        }
+                }
+                l->pattern_len = f->pattern_mark;
+                l->n_stack--;
+        }
+        return 0;
+}
+
+static bool is_glob_byte(char c) {
+        return c == '*' || c == '?' || c == '[';
+}
+
+int hwdb_lookup(HwdbLookup *l, const HwdbBin *b, const char *key) {
+        uint64_t off = b->root_off;
+        size_t i = 0, key_len;
+        int r;
+
+        l->n_props = 0;
+        if (!key || key[0] == '\0')
+                return 0;
+
+        if (!l->glob) {
+                l->glob = new0(HwdbGlobKey, 1);
+                if (!l->glob)
+                        return -ENOMEM;
+        }
+        key_len = strlen(key);
+        if (l->no_prune)
+                l->glob->usable = false;
+        else
+                hwdb_glob_key_init(l->glob, key, key_len);
+
+        l->visits = 0;
+        l->max_visits = b->max_nodes > UINT64_MAX / (key_len + 2) ? UINT64_MAX
+                                                                  : b->max_nodes * (key_len + 2);
+
+        for (;;) {
+                HwdbNode n;
+                size_t j;
+
+                r = hwdb_bin_node(b, off, &n);
+                if (r < 0)
+                        return r;
+
+                /* The node's own bytes must equal the key literally, up to
+                 * the first glob byte; from there fnmatch takes over. */
+                for (j = 0; n.prefix[j] != '\0'; j++) {
+                        if (is_glob_byte(n.prefix[j])) {
+                                r = glob_scan(l, b, off, -1, j, key, i + j);
+                                return r < 0 ? r : (int) l->n_props;
+                        }
+                        if (n.prefix[j] != key[i + j])
+                                return (int) l->n_props;
+                }
+                i += j;
+
+                for (const char *g = "*?["; *g; g++) {
+                        uint64_t child;
+
+                        if (hwdb_bin_find_child(b, &n, (uint8_t) *g, &child) < 0)
+                                continue;
+                        r = glob_scan(l, b, child, (uint8_t) *g, 0, key, i);
+                        if (r < 0)
+                                return r;
+                }
+
+                if (key[i] == '\0') {
+                        r = add_values(l, b, &n);
+                        return r < 0 ? r : (int) l->n_props;
+                }
+
+                if (hwdb_bin_find_child(b, &n, (uint8_t) key[i], &off) < 0)
+                        return (int) l->n_props;
+                i++;
+        }
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwdb-bin.h"
+
+/* One property of a lookup result. The strings point into the database and
+ * stay valid as long as it is open. */
+typedef struct HwdbProperty {
+        const char *key;        /* without the leading space */
+        const char *value;
+        uint64_t filename_off;  /* 0 for the old 16-byte value format */
+        uint32_t line;
+        uint16_t priority;
+} HwdbProperty;
+
+typedef struct HwdbScanFrame HwdbScanFrame;
+typedef struct HwdbGlobKey HwdbGlobKey;
+
+/* Reusable lookup state. All buffers grow on demand and are kept between
+ * lookups, so a warm lookup does not allocate. Zero-initialize, release
+ * with hwdb_lookup_done(). */
+typedef struct HwdbLookup {
+        HwdbProperty *props;    /* the result, in systemd's output order */
+        size_t n_props;
+
+        /* Tuning/testing: turn the subtree pruning off (pure fnmatch). */
+        bool no_prune;
+
+        /* internal */
+        size_t props_allocated;
+        uint32_t *index;        /* open-addressing hash over props, once there are many */
+        size_t index_size;
+        char *pattern;
+        size_t pattern_len, pattern_allocated;
+        HwdbScanFrame *stack;
+        size_t n_stack, stack_allocated;
+        HwdbGlobKey *glob;
+        uint64_t visits, max_visits;
+} HwdbLookup;
+
+void hwdb_lookup_done(HwdbLookup *l);
+
+/* Finds the properties for key (a modalias), exactly as systemd's sd-hwdb
+ * does: walk the literal prefix through the trie, scan '*', '?' and '['
+ * subtrees with fnmatch(3), resolve keys set more than once by (file
+ * priority, line), keep each key where it first appeared. Returns the number
+ * of properties (in l->props), -EBADMSG for a corrupt database, -ELOOP when
+ * the walk exceeds the limits a well-formed file can reach. */
+int hwdb_lookup(HwdbLookup *l, const HwdbBin *b, const char *key);

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwdb-trie.h"
+
+/* Serializes a trie into systemd's hwdb.bin format: 80-byte header, nodes in
+ * post-order (children before parents, so the root comes last) each followed
+ * by its sorted child entries and its 32-byte value entries, then a string
+ * pool in which a string may start inside a longer one (suffix sharing).
+ *
+ * Laying out reuses fields of the trie's nodes: afterwards the trie can only
+ * be written, not extended. */
+
+typedef struct HwdbSink {
+        /* Called once with the final size before any data. Optional. */
+        int (*begin)(void *userdata, uint64_t size);
+        int (*write)(void *userdata, const void *data, size_t size);
+        void *userdata;
+} HwdbSink;
+
+int hwdb_trie_write(HwdbTrie *t, const HwdbSink *sink);
+
+/* Convenience: the whole image in a malloc'ed buffer. */
+int hwdb_trie_write_memory(HwdbTrie *t, void **ret, size_t *ret_size);
+
+/* Writes path atomically (temporary file in the same directory, fsync,
+ * rename); nothing is left behind on failure. */
+int hwdb_trie_write_file(HwdbTrie *t, const char *path);
