@@ -68,11 +68,13 @@ int input_error(Filter *f, const char *path, int error, const char *what) {
 
 /* Default judgement without a policy: a file systemd refuses rejects the
  * unit (for drop-ins too: unitguard never lets a half-read drop-in pass). */
-static int judge_file_failures(UnitGroup *g) {
+static void judge_file_failures(UnitGroup *g) {
         for (size_t i = 0; i < g->n_files; i++)
                 if (g->files[i].file && g->files[i].file->failed_line > 0)
                         g->verdict = GROUP_REJECTED;
+}
 
+static int note_masked(UnitGroup *g) {
         /* systemd's null_or_empty(): an empty unit file masks the unit. */
         if (g->has_fragment && g->n_files > 0 && g->files[0].file && g->files[0].file->size == 0)
                 return diag_add(&g->diags, DIAG_NOTE, EFFECT_NONE, "unit.empty-is-masked",
@@ -147,10 +149,13 @@ int finish_group(Filter *f, UnitGroup *g) {
                         has_units = true;
 
         if (has_units) {
-                r = judge_file_failures(g);
+                r = note_masked(g);
                 if (r < 0)
                         return r;
-                if (f->judge && g->verdict != GROUP_REJECTED) {
+                /* A file that could not be read rejects its unit already. */
+                if (!f->judge)
+                        judge_file_failures(g);
+                else if (g->verdict != GROUP_REJECTED) {
                         r = f->judge(f->judge_userdata, g);
                         if (r < 0)
                                 return r;

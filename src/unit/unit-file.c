@@ -11,9 +11,9 @@ UnitFile *unit_file_free(UnitFile *f) {
         if (!f)
                 return NULL;
         for (size_t i = 0; i < f->n_entries; i++)
-                free(f->entries[i].edit_text);
+                free(f->entries[i].edit_text), free(f->entries[i].edit_key);
         for (size_t i = 0; i < f->n_inserts; i++)
-                free(f->inserts[i].text);
+                free(f->inserts[i].text), free(f->inserts[i].section), free(f->inserts[i].key);
         free(f->entries);
         free(f->sections);
         free(f->inserts);
@@ -54,6 +54,28 @@ int unit_entry_set_edit(UnitFile *f, size_t entry, EntryEdit edit, const char *t
         free(e->edit_text);
         e->edit = edit;
         e->edit_text = copy;
+        return 0;
+}
+
+int unit_entry_rename(UnitFile *f, size_t entry, const char *new_key) {
+        UnitEntry *e;
+        char *k, *v;
+
+        if (entry >= f->n_entries)
+                return -EINVAL;
+        e = &f->entries[entry];
+        k = strdup(new_key);
+        v = strdup(e->edit == EDIT_REPLACE && e->edit_text ? e->edit_text : e->value);
+        if (!k || !v) {
+                free(k);
+                free(v);
+                return -ENOMEM;
+        }
+        free(e->edit_key);
+        free(e->edit_text);
+        e->edit = EDIT_REPLACE;
+        e->edit_key = k;
+        e->edit_text = v;
         return 0;
 }
 
@@ -120,9 +142,16 @@ int unit_file_add_entry(UnitFile *f, const char *section, const char *key, const
                 .at = at,
                 .order = f->n_inserts,
                 .text = strbuf_steal(&text),
+                .section = strdup(section),
+                .key = strdup(key),
         };
-        if (!f->inserts[f->n_inserts].text)
+        if (!f->inserts[f->n_inserts].text || !f->inserts[f->n_inserts].section ||
+            !f->inserts[f->n_inserts].key) {
+                free(f->inserts[f->n_inserts].text);
+                free(f->inserts[f->n_inserts].section);
+                free(f->inserts[f->n_inserts].key);
                 return -ENOMEM;
+        }
         f->n_inserts++;
         return 0;
 }

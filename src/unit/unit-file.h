@@ -48,6 +48,7 @@ typedef struct UnitEntry {
         unsigned line_last;    /* the line systemd reports (the last one read) */
         EntryEdit edit;
         char *edit_text;       /* replacement value or comment reason (owned) */
+        char *edit_key;        /* EDIT_REPLACE: a new key (rename), or NULL */
 } UnitEntry;
 
 /* Text a rewrite adds; written just before byte offset `at`. */
@@ -55,6 +56,7 @@ typedef struct UnitInsert {
         size_t at;
         size_t order;          /* keeps insertions at one offset in call order */
         char *text;            /* owned, complete lines */
+        char *section, *key;   /* what the inserted entry sets */
 } UnitInsert;
 
 typedef struct UnitFile {
@@ -101,6 +103,8 @@ bool unit_file_modified(const UnitFile *f);
 
 /* Edits requested by a policy. */
 int unit_entry_set_edit(UnitFile *f, size_t entry, EntryEdit edit, const char *text);
+/* EDIT_REPLACE with a new key and value (a rename keeps the value). */
+int unit_entry_rename(UnitFile *f, size_t entry, const char *new_key);
 /* Adds "KEY=VALUE" to section (creating the section at the end if needed). */
 int unit_file_add_entry(UnitFile *f, const char *section, const char *key, const char *value);
 

@@ -69,7 +69,8 @@ static int write_edit(Writer *w, const UnitEntry *e) {
         case EDIT_DROP:
                 return 0;
         case EDIT_REPLACE:
-                r = strbuf_printf(w->out, "%s=%s", e->key, e->edit_text ? e->edit_text : "");
+                r = strbuf_printf(w->out, "%s=%s", e->edit_key ? e->edit_key : e->key,
+                                  e->edit_text ? e->edit_text : "");
                 break;
         case EDIT_COMMENT:
                 r = strbuf_append_str(w->out, "# unitguard: ");

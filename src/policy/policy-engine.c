@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The policy engine: per unit, two answers — what systemd would do, and
+ * what the policy decides. */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <errno.h>
+#include <fnmatch.h>
+#include <pcre2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "basic/alloc-util.h"
+#include "policy-engine.h"
+#include "policy-internal.h"
+#include "user-check.h"
+#include "validate/judge.h"
+
+/* What systemd's loading of the unit does to the identity it runs as. */
+typedef struct Identity {
+        bool user_named;       /* some file sets a non-empty User= */
+        const char *user;      /* effective User= value, NULL = unset (root) */
+        bool dynamic_user;
+        bool refused;          /* systemd refuses the unit */
+        unsigned refused_line;
+        const char *refused_file;
+        const char *cut_file;  /* a drop-in systemd stopped reading (last one) */
+        unsigned cut_line;
+} Identity;
+
+typedef struct UnitRun {
+        const PolicyEngine *e;
+        const Policy *p;
+        UnitGroup *g;
+        bool rejected;
+        Identity sys;          /* systemd's view of the input */
+        Identity out;          /* systemd's view of unitguard's output */
+} UnitRun;
+
+_printf_(7, 8)
+static int report(UnitRun *u, DiagSeverity sev, SystemdEffect eff, const char *setting,
+                  const UnitFile *f, const UnitEntry *e, const char *fmt, ...) {
+        _cleanup_free_ char *rule = NULL;
+        va_list ap;
+        int r;
+
+        if (asprintf(&rule, "%s:%s", u->p->name, setting) < 0)
+                return -ENOMEM;
+        va_start(ap, fmt);
+        r = diag_addv(f ? &((UnitFile *) f)->diags : &u->g->diags, sev, eff, rule,
+                      f ? f->path : (u->g->name ? u->g->name : "?"), e ? e->line_first : 0,
+                      e ? unit_entry_section(f, e) : NULL, e ? e->key : NULL, fmt, ap);
+        va_end(ap);
+        return r;
+}
+
+static bool is_user_key(const char *key) {
+        return streq(key, "User") || streq(key, "Group") || streq(key, "SupplementaryGroups") ||
+               streq(key, "SocketUser") || streq(key, "SocketGroup");
+}
+
+static bool is_exec_unit(UnitType t) {
+        return t >= 0 && (UNIT_TYPES_EXEC & UNIT_TYPE_BIT(t));
+}
+
+static SystemdEffect effect_of(Verdict v) {
+        switch (v) {
+        case VERDICT_FATAL:
+                return EFFECT_UNIT_FATAL;
+        case VERDICT_IGNORED:
+                return EFFECT_LINE_IGNORED;
+        default:
+                return EFFECT_NONE;
+        }
+}
+
+/* Follows systemd through one assignment: the identity the unit runs as.
+ * Returns false when systemd stops reading the file here. */
+static bool track_identity(Identity *id, const UnitFile *f, const UnitEntry *e, Verdict v) {
+        if (v == VERDICT_FATAL) {
+                if (!f->is_dropin) {
+                        id->refused = true;
+                        id->refused_file = f->path;
+                        id->refused_line = e->line_first;
+                } else {
+                        id->cut_file = f->path;
+                        id->cut_line = e->line_first;
+                }
+                return false;
+        }
+        if (streq(e->key, "User")) {
+                if (e->value[0])
+                        id->user_named = true;
+                if (v == VERDICT_OK || v == VERDICT_NOTICE)
+                        id->user = e->value;
+                else if (v == VERDICT_RESET)
+                        id->user = NULL;
+        } else if (streq(e->key, "DynamicUser") && (v == VERDICT_OK || v == VERDICT_NOTICE))
+                id->dynamic_user = parse_boolean_value(e->value) > 0;
+        return true;
+}
+
+static bool runs_as_root(const Identity *id) {
+        return !id->refused && !id->dynamic_user &&
+               (!id->user || streq(id->user, "root") || streq(id->user, "0"));
+}
+
+static int set_removed(UnitRun *u, UnitFile *f, size_t i, const char *reason) {
+        return unit_entry_set_edit(f, i, u->p->comment_removed ? EDIT_COMMENT : EDIT_DROP,
+                                   u->p->comment_removed ? reason : NULL);
+}
+
+static int reject(UnitRun *u, const char *setting, const UnitFile *f, const UnitEntry *e,
+                  SystemdEffect eff, const char *why) {
+        u->rejected = true;
+        return report(u, DIAG_ERROR, eff, setting, f, e, "%s; unit rejected", why);
+}
+
+/* Judges one entry by the policy. *stop is set when reading of the file
+ * ends here (as systemd does for a drop-in in "drop-ins: systemd"). */
+static int judge_entry(UnitRun *u, UnitFile *f, size_t i, bool *stop) {
+        const Policy *p = u->p;
+        UnitEntry *e = &f->entries[i];
+        const char *section = unit_entry_section(f, e);
+        JudgeContext ctx = { .version = u->e->version, .type = f->type, .unit_name = u->g->name };
+        _cleanup_(judgement_done) Judgement j = {};
+        _cleanup_free_ char *why = NULL, *setting = NULL;
+        PolicyAction action;
+        bool invalid;
+        int r;
+
+        r = judge_assignment(&ctx, section, e->key, e->value, &j);
+        if (r < 0)
+                return r;
+
+        if (!track_identity(&u->sys, f, e, j.verdict) && p->mode == MODE_MIRROR)
+                *stop = true;
+
+        if (j.deferred)
+                return report(u, DIAG_NOTE, EFFECT_NONE, "deferred", f, e,
+                              "'%s' depends on the instance; checked for each instance, not in the template",
+                              e->value);
+
+        if (p->mode == MODE_MIRROR) {
+                /* Predict, don't improve: systemd's verdict is the decision. */
+                switch (j.verdict) {
+                case VERDICT_FATAL:
+                        if (!f->is_dropin)
+                                return reject(u, "mirror", f, e, EFFECT_UNIT_FATAL,
+                                              j.message ? j.message : "systemd refuses this value");
+                        /* systemd logs the error and skips the rest of the drop-in. */
+                        r = report(u, DIAG_WARNING, EFFECT_UNIT_FATAL, "mirror", f, e,
+                                   "%s; systemd %u skips the rest of this drop-in and starts the unit anyway",
+                                   j.message ? j.message : "invalid value", u->e->version);
+                        return r < 0 ? r : set_removed(u, f, i, "systemd skips the rest of this drop-in");
+                case VERDICT_IGNORED:
+                        if (!j.directive && startswith(e->key, "X-"))
+                                return 0;
+                        r = report(u, DIAG_WARNING, EFFECT_LINE_IGNORED, "mirror", f, e,
+                                   "%s; systemd %u ignores the line", j.message ? j.message : "invalid value",
+                                   u->e->version);
+                        return r < 0 ? r : set_removed(u, f, i, j.message ? j.message : "ignored by systemd");
+                case VERDICT_NOTICE:
+                        return report(u, DIAG_NOTE, EFFECT_NONE, "mirror", f, e, "%s",
+                                      j.message ? j.message : "accepted with a notice");
+                default:
+                        return 0;
+                }
+        }
+
+        /* Enforce mode. */
+        if (!j.directive) {
+                if (startswith(e->key, "X-"))
+                        return 0;
+                action = p->unknown_action;
+                setting = strdup("unknown-directives");
+                if (asprintf(&why, "Unknown directive '%s' in [%s]", e->key, section ? section : "") < 0)
+                        return -ENOMEM;
+                invalid = true;
+        } else if (e->value[0] == '\0' && (streq(e->key, "User") || streq(e->key, "Group"))) {
+                if (!p->empty_user_rejects)
+                        return 0;
+                action = ACTION_FATAL;
+                setting = strdup("user-names.empty-user");
+                if (asprintf(&why, "Empty %s= resets it: the service would run as root", e->key) < 0)
+                        return -ENOMEM;
+                invalid = true;
+        } else if (is_user_key(e->key) && e->value[0] && !j.dash_escaped) {
+                /* The policy's own name rule decides, not systemd's. */
+                _cleanup_free_ char *bad = NULL;
+
+                r = policy_check_user_value(p, u->e->version, &ctx, e->key, e->value, &bad, &setting);
+                if (r < 0)
+                        return r;
+                invalid = r == 0;
+                if (invalid && asprintf(&why, "%s '%s' breaks the policy's user-name rule (%s)", e->key, bad,
+                                        setting) < 0)
+                        return -ENOMEM;
+                if (invalid) {
+                        free(setting);
+                        if (asprintf(&setting, "invalid.%s", e->key) < 0)
+                                return -ENOMEM;
+                        action = policy_action_for(p, e->key);
+                } else
+                        action = ACTION_WARN;
+                if (!invalid && j.verdict == VERDICT_NOTICE) {
+                        r = report(u, DIAG_NOTE, EFFECT_NONE, "user-names", f, e, "%s",
+                                   j.message ? j.message : "systemd accepts this name with a notice");
+                        if (r < 0)
+                                return r;
+                }
+        } else {
+                invalid = j.invalid || j.verdict == VERDICT_FATAL || j.verdict == VERDICT_IGNORED;
+                if (j.dash_escaped) {
+                        action = ACTION_DROP;
+                        setting = strdup("dash-prefix");
+                } else {
+                        action = policy_action_for(p, e->key);
+                        if (asprintf(&setting, "invalid.%s", e->key) < 0)
+                                setting = NULL;
+                }
+                why = strdup(j.message ? j.message : "Invalid value");
+        }
+        if (!setting || !why)
+                return -ENOMEM;
+        if (!invalid)
+                return 0;
+
+        switch (action) {
+        case ACTION_FATAL:
+                if (f->is_dropin && !p->dropins_strict) {
+                        r = report(u, DIAG_WARNING, EFFECT_UNIT_FATAL, setting, f, e,
+                                   "%s; the rest of this drop-in is skipped, as systemd does", why);
+                        *stop = true;
+                        return r < 0 ? r : set_removed(u, f, i, why);
+                }
+                return reject(u, setting, f, e, effect_of(j.verdict), why);
+        case ACTION_DROP:
+                r = report(u, DIAG_WARNING, effect_of(j.verdict), setting, f, e, "%s; line removed", why);
+                return r < 0 ? r : set_removed(u, f, i, why);
+        case ACTION_WARN:
+        default:
+                return report(u, DIAG_WARNING, effect_of(j.verdict), setting, f, e, "%s", why);
+        }
+}
+
+/* systemd's view of unitguard's output: only entries that are written. */
+static int track_output(UnitRun *u) {
+        for (size_t fi = 0; fi < u->g->n_files; fi++) {
+                const UnitFile *f = u->g->files[fi].file;
+
+                if (!f || f->failed_line)
+                        continue;
+                for (size_t i = 0; i < f->n_entries; i++) {
+                        const UnitEntry *e = &f->entries[i];
+                        const char *section = unit_entry_section(f, e);
+                        JudgeContext ctx = { .version = u->e->version, .type = f->type, .unit_name = u->g->name };
+                        _cleanup_(judgement_done) Judgement j = {};
+                        int r;
+
+                        if (!section || e->edit == EDIT_DROP || e->edit == EDIT_COMMENT ||
+                            f->sections[e->section].state != SECTION_KNOWN)
+                                continue;
+                        if (!streq(e->key, "User") && !streq(e->key, "DynamicUser"))
+                                continue;
+                        r = judge_assignment(&ctx, section, e->key,
+                                             e->edit == EDIT_REPLACE ? e->edit_text : e->value, &j);
+                        if (r < 0)
+                                return r;
+                        if (!track_identity(&u->out, f, e, j.verdict))
+                                break;
+                }
+        }
+        return 0;
+}
+
+static int report_identity(UnitRun *u) {
+        const Identity *s = &u->sys;
+        int r;
+
+        /* The finding that matters most: User= is named, yet systemd would
+         * start the service as root. */
+        if (s->user_named && runs_as_root(s)) {
+                r = report(u, u->p->mode == MODE_MIRROR ? DIAG_WARNING : DIAG_NOTE, EFFECT_NONE,
+                           "runs-as-root", NULL, NULL,
+                           "The unit names User=, but systemd %u would run it as root%s%s%s",
+                           u->e->version, s->cut_file ? " (it skips the rest of " : "",
+                           s->cut_file ? s->cut_file : "", s->cut_file ? ")" : "");
+                if (r < 0)
+                        return r;
+        }
+        if (u->p->mode == MODE_MIRROR || u->rejected)
+                return 0;
+
+        /* The promise, checked on the output itself. */
+        r = track_output(u);
+        if (r < 0)
+                return r;
+        if (s->user_named && runs_as_root(&u->out)) {
+                u->rejected = true;
+                return report(u, DIAG_ERROR, EFFECT_NONE, "promise", NULL, NULL,
+                              "The unit names User=, but as written out it would run as root; unit rejected");
+        }
+        return 0;
+}
+
+static int judge_file(UnitRun *u, UnitFile *f) {
+        int r;
+
+        if (f->failed_line > 0) {
+                if (!f->is_dropin || u->p->dropins_strict) {
+                        u->rejected = true;
+                        if (f->is_dropin)
+                                return report(u, DIAG_ERROR, EFFECT_FILE_FAILED, "drop-ins", f, NULL,
+                                              "systemd stops reading this drop-in at line %u and loads the unit anyway; unit rejected",
+                                              f->failed_line);
+                        return 0;
+                }
+                r = report(u, DIAG_WARNING, EFFECT_FILE_FAILED, "drop-ins", f, NULL,
+                           "systemd stops reading this drop-in at line %u", f->failed_line);
+                if (r < 0)
+                        return r;
+        }
+
+        for (size_t i = 0; i < f->n_entries; i++) {
+                const UnitEntry *e = &f->entries[i];
+                bool stop = false;
+
+                if (e->section < 0 || f->sections[e->section].state != SECTION_KNOWN)
+                        continue;
+                r = judge_entry(u, f, i, &stop);
+                if (r < 0)
+                        return r;
+                if (stop) {
+                        /* Whatever follows is not read: remove it too. */
+                        for (size_t k = i + 1; k < f->n_entries; k++) {
+                                r = set_removed(u, f, k, "after an error that ends this drop-in");
+                                if (r < 0)
+                                        return r;
+                        }
+                        break;
+                }
+                if (!f->is_dropin && u->sys.refused && u->p->mode == MODE_MIRROR)
+                        break;
+        }
+        return 0;
+}
+
+int policy_engine_judge(void *userdata, UnitGroup *g) {
+        const PolicyEngine *e = userdata;
+        UnitRun u = { .e = e, .p = e->policy, .g = g };
+        bool changed = false;
+        int r;
+
+        for (size_t fi = 0; fi < g->n_files; fi++) {
+                UnitFile *f = g->files[fi].file;
+
+                if (!f)
+                        continue;
+                r = judge_file(&u, f);
+                if (r < 0)
+                        return r;
+        }
+
+        if (!u.rejected && g->n_files > 0 && g->files[0].file && is_exec_unit(g->files[0].file->type)) {
+                r = report_identity(&u);
+                if (r < 0)
+                        return r;
+        }
+        if (!u.rejected) {
+                r = policy_apply_rewrites(u.p, g);
+                if (r < 0)
+                        return r;
+        }
+
+        for (size_t fi = 0; fi < g->n_files; fi++)
+                if (g->files[fi].file && unit_file_modified(g->files[fi].file))
+                        changed = true;
+        g->verdict = u.rejected ? GROUP_REJECTED : changed ? GROUP_CHANGED : GROUP_ACCEPTED;
+        return 0;
+}

@@ -1,0 +1,747 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Policy files: YAML tree -> Policy, with `extends:` and strict checking.
+ * Every problem is reported with file:line:col; nothing is ignored. */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <errno.h>
+#include <limits.h>
+#include <pcre2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "basic/alloc-util.h"
+#include "basic/fileio.h"
+#include "policy-internal.h"
+#include "unit/unit-type.h"
+#include "yaml-tree.h"
+
+#define EXTENDS_DEPTH_MAX 8
+#define POLICY_FILE_MAX YAML_SIZE_MAX
+
+typedef struct LoadContext {
+        const char *chain[EXTENDS_DEPTH_MAX + 1];   /* sources being loaded, for cycles */
+        size_t depth;
+        PolicyError *err;
+        const char *source;                        /* the file being applied */
+} LoadContext;
+
+_printf_(3, 4)
+static int fail(LoadContext *c, const YNode *at, const char *fmt, ...) {
+        va_list ap;
+
+        policy_error_done(c->err);
+        c->err->file = strdup(c->source);
+        c->err->line = at ? at->line : 1;
+        c->err->column = at ? at->column : 1;
+        va_start(ap, fmt);
+        if (vasprintf(&c->err->message, fmt, ap) < 0)
+                c->err->message = NULL;
+        va_end(ap);
+        return -EINVAL;
+}
+
+static const char *kind_name(const YNode *n) {
+        switch (n->kind) {
+        case YNODE_SCALAR:
+                return "a scalar";
+        case YNODE_SEQUENCE:
+                return "a list";
+        case YNODE_MAPPING:
+                return "a mapping";
+        }
+        return "?";
+}
+
+static int expect_kind(LoadContext *c, const YNode *n, YNodeKind kind, const char *what) {
+        static const char *const names[] = { "a scalar", "a list", "a mapping" };
+
+        if (n->kind != kind)
+                return fail(c, n, "%s must be %s, not %s", what, names[kind], kind_name(n));
+        return 0;
+}
+
+static int get_bool(LoadContext *c, const YNode *n, const char *what, bool *ret) {
+        int r = expect_kind(c, n, YNODE_SCALAR, what);
+
+        if (r < 0)
+                return r;
+        if (streq(n->scalar, "true") || streq(n->scalar, "yes"))
+                *ret = true;
+        else if (streq(n->scalar, "false") || streq(n->scalar, "no"))
+                *ret = false;
+        else
+                return fail(c, n, "%s must be true or false, not '%s'", what, n->scalar);
+        return 0;
+}
+
+static int get_string(LoadContext *c, const YNode *n, const char *what, char **ret) {
+        int r = expect_kind(c, n, YNODE_SCALAR, what);
+        char *s;
+
+        if (r < 0)
+                return r;
+        s = strdup(n->scalar);
+        if (!s)
+                return -ENOMEM;
+        free(*ret);
+        *ret = s;
+        return 0;
+}
+
+static int get_action(LoadContext *c, const YNode *n, const char *what, PolicyAction *ret) {
+        int r = expect_kind(c, n, YNODE_SCALAR, what);
+        PolicyAction a;
+
+        if (r < 0)
+                return r;
+        a = policy_action_from_string(n->scalar);
+        if (a < 0)
+                return fail(c, n, "%s must be fatal, drop or warn, not '%s'", what, n->scalar);
+        *ret = a;
+        return 0;
+}
+
+/* Checks that a mapping has only the given keys. */
+static int check_keys(LoadContext *c, const YNode *map, const char *what, const char *const *allowed) {
+        for (size_t i = 0; i + 1 < map->n_items; i += 2) {
+                const YNode *k = map->items[i];
+                bool ok = false;
+
+                if (k->kind != YNODE_SCALAR)
+                        return fail(c, k, "keys of %s must be scalars", what);
+                for (const char *const *a = allowed; *a; a++)
+                        if (streq(*a, k->scalar))
+                                ok = true;
+                if (!ok)
+                        return fail(c, k, "unknown key '%s' in %s", k->scalar, what);
+                for (size_t j = 0; j < i; j += 2)
+                        if (streq(map->items[j]->scalar, k->scalar))
+                                return fail(c, k, "duplicate key '%s' in %s", k->scalar, what);
+        }
+        return 0;
+}
+
+static int compile_regex(LoadContext *c, const YNode *n, const char *pattern, void **ret) {
+        pcre2_code *re;
+        PCRE2_SIZE offset;
+        int errcode;
+
+        re = pcre2_compile((PCRE2_SPTR) pattern, PCRE2_ZERO_TERMINATED, 0, &errcode, &offset, NULL);
+        if (!re) {
+                PCRE2_UCHAR msg[256];
+
+                pcre2_get_error_message(errcode, msg, sizeof(msg));
+                return fail(c, n, "invalid regular expression at offset %zu: %s", (size_t) offset,
+                            (const char *) msg);
+        }
+#if HAVE_PCRE2_JIT
+        (void) pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* falls back to the interpreter */
+#endif
+        if (*ret)
+                pcre2_code_free(*ret);
+        *ret = re;
+        return 0;
+}
+
+static int apply_user_names(LoadContext *c, Policy *p, const YNode *n) {
+        static const char *const keys[] = { "rule", "regex", "numeric-ids", "empty-user", NULL };
+        const YNode *v;
+        int r;
+
+        r = expect_kind(c, n, YNODE_MAPPING, "user-names");
+        if (r >= 0)
+                r = check_keys(c, n, "user-names", keys);
+        if (r < 0)
+                return r;
+
+        if ((v = ynode_get(n, "rule"))) {
+                r = expect_kind(c, v, YNODE_SCALAR, "user-names.rule");
+                if (r < 0)
+                        return r;
+                if (streq(v->scalar, "systemd"))
+                        p->user_rule = USER_RULE_SYSTEMD;
+                else if (streq(v->scalar, "regex"))
+                        p->user_rule = USER_RULE_REGEX;
+                else {
+                        int m = user_name_mode_from_string(v->scalar);
+
+                        if (m < 0)
+                                return fail(c, v, "unknown user-name rule '%s' (strict, relaxed, posix, debian, debian-system, shadow, shadow-upstream, rhel, systemd, regex)",
+                                            v->scalar);
+                        p->user_rule = m;
+                }
+        }
+        if ((v = ynode_get(n, "regex"))) {
+                r = get_string(c, v, "user-names.regex", &p->user_regex);
+                if (r >= 0)
+                        r = compile_regex(c, v, p->user_regex, &p->user_re);
+                if (r < 0)
+                        return r;
+                /* Match data is sized for the pattern: make it anew. */
+                if (p->user_match)
+                        pcre2_match_data_free(p->user_match);
+                p->user_match = NULL;
+        }
+        if (p->user_rule == USER_RULE_REGEX && !p->user_regex)
+                return fail(c, n, "user-names.rule is regex but no user-names.regex is given");
+        if ((v = ynode_get(n, "numeric-ids"))) {
+                r = get_bool(c, v, "user-names.numeric-ids", &p->numeric_ids);
+                if (r < 0)
+                        return r;
+        }
+        if ((v = ynode_get(n, "empty-user"))) {
+                r = expect_kind(c, v, YNODE_SCALAR, "user-names.empty-user");
+                if (r < 0)
+                        return r;
+                if (streq(v->scalar, "reject"))
+                        p->empty_user_rejects = true;
+                else if (streq(v->scalar, "allow"))
+                        p->empty_user_rejects = false;
+                else
+                        return fail(c, v, "user-names.empty-user must be reject or allow, not '%s'", v->scalar);
+        }
+        return 0;
+}
+
+static int set_directive_action(Policy *p, const char *name, PolicyAction a) {
+        DirectiveAction *d;
+
+        for (size_t i = 0; i < p->n_directives; i++)
+                if (streq(p->directives[i].name, name)) {
+                        p->directives[i].action = a;
+                        return 0;
+                }
+        d = reallocarray_safe(p->directives, p->n_directives + 1, sizeof(DirectiveAction));
+        if (!d)
+                return -ENOMEM;
+        p->directives = d;
+        d[p->n_directives].name = strdup(name);
+        if (!d[p->n_directives].name)
+                return -ENOMEM;
+        d[p->n_directives++].action = a;
+        return 0;
+}
+
+static int apply_invalid(LoadContext *c, Policy *p, const YNode *n) {
+        static const char *const keys[] = { "default", "directives", NULL };
+        const YNode *v;
+        int r;
+
+        r = expect_kind(c, n, YNODE_MAPPING, "invalid");
+        if (r >= 0)
+                r = check_keys(c, n, "invalid", keys);
+        if (r < 0)
+                return r;
+        if ((v = ynode_get(n, "default"))) {
+                r = get_action(c, v, "invalid.default", &p->invalid_default);
+                if (r < 0)
+                        return r;
+        }
+        if ((v = ynode_get(n, "directives"))) {
+                r = expect_kind(c, v, YNODE_MAPPING, "invalid.directives");
+                if (r < 0)
+                        return r;
+                for (size_t i = 0; i + 1 < v->n_items; i += 2) {
+                        const YNode *k = v->items[i];
+                        PolicyAction a;
+
+                        r = expect_kind(c, k, YNODE_SCALAR, "a directive name");
+                        if (r < 0)
+                                return r;
+                        if (!policy_directive_name_known(k->scalar))
+                                return fail(c, k, "unknown directive '%s'", k->scalar);
+                        r = get_action(c, v->items[i + 1], "a directive's action", &a);
+                        if (r >= 0)
+                                r = set_directive_action(p, k->scalar, a);
+                        if (r < 0)
+                                return r;
+                }
+        }
+        return 0;
+}
+
+static int get_string_list(LoadContext *c, const YNode *n, const char *what, char ***ret, size_t *ret_n) {
+        char **l;
+        int r;
+
+        /* A single scalar counts as a list of one. */
+        if (n->kind == YNODE_SCALAR) {
+                l = new0(char *, 1);
+                if (!l || !(l[0] = strdup(n->scalar))) {
+                        free(l);
+                        return -ENOMEM;
+                }
+                *ret = l;
+                *ret_n = 1;
+                return 0;
+        }
+        r = expect_kind(c, n, YNODE_SEQUENCE, what);
+        if (r < 0)
+                return r;
+        l = new0(char *, n->n_items);
+        if (!l)
+                return -ENOMEM;
+        *ret = l;
+        *ret_n = 0;
+        for (size_t i = 0; i < n->n_items; i++) {
+                r = expect_kind(c, n->items[i], YNODE_SCALAR, what);
+                if (r < 0)
+                        return r;
+                l[i] = strdup(n->items[i]->scalar);
+                if (!l[i])
+                        return -ENOMEM;
+                (*ret_n)++;
+        }
+        return 0;
+}
+
+static int check_section_key(LoadContext *c, const YNode *at, const char *sk) {
+        const char *dot = strchr(sk, '.');
+
+        if (!dot || dot == sk || !dot[1])
+                return fail(c, at, "'%s' must be written Section.Key", sk);
+        return 0;
+}
+
+static int apply_when(LoadContext *c, Rewrite *rw, const YNode *n) {
+        static const char *const keys[] = { "unit-types", "units", "absent", "present", NULL };
+        const YNode *v;
+        int r;
+
+        r = expect_kind(c, n, YNODE_MAPPING, "a rewrite's when");
+        if (r >= 0)
+                r = check_keys(c, n, "when", keys);
+        if (r < 0)
+                return r;
+        if ((v = ynode_get(n, "unit-types"))) {
+                _cleanup_free_ char **types = NULL;
+                size_t nt = 0;
+
+                r = get_string_list(c, v, "unit-types", &types, &nt);
+                for (size_t i = 0; i < nt; i++) {
+                        UnitType t = unit_type_from_string(types[i]);
+
+                        if (r >= 0 && t < 0)
+                                r = fail(c, v, "unknown unit type '%s'", types[i]);
+                        else if (r >= 0)
+                                rw->unit_types |= UNIT_TYPE_BIT(t);
+                        free(types[i]);
+                }
+                if (r < 0)
+                        return r;
+        }
+        if ((v = ynode_get(n, "units"))) {
+                r = get_string_list(c, v, "units", &rw->unit_globs, &rw->n_unit_globs);
+                if (r < 0)
+                        return r;
+        }
+        if ((v = ynode_get(n, "absent"))) {
+                r = get_string_list(c, v, "absent", &rw->absent, &rw->n_absent);
+                for (size_t i = 0; r >= 0 && i < rw->n_absent; i++)
+                        r = check_section_key(c, v, rw->absent[i]);
+                if (r < 0)
+                        return r;
+        }
+        if ((v = ynode_get(n, "present"))) {
+                r = get_string_list(c, v, "present", &rw->present, &rw->n_present);
+                for (size_t i = 0; r >= 0 && i < rw->n_present; i++)
+                        r = check_section_key(c, v, rw->present[i]);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static bool is_identity_key(const char *key) {
+        return streq(key, "User") || streq(key, "Group") || streq(key, "DynamicUser");
+}
+
+static int apply_rewrite_action(LoadContext *c, Rewrite *rw, const YNode *n, const char *verb) {
+        static const char *const keys[] = { "section", "key", "value", "to", NULL };
+        const YNode *section, *key, *value, *to;
+        int r;
+
+        r = expect_kind(c, n, YNODE_MAPPING, verb);
+        if (r >= 0)
+                r = check_keys(c, n, verb, keys);
+        if (r < 0)
+                return r;
+        section = ynode_get(n, "section");
+        key = ynode_get(n, "key");
+        value = ynode_get(n, "value");
+        to = ynode_get(n, "to");
+        if (!section || !key)
+                return fail(c, n, "%s needs section and key", verb);
+        r = get_string(c, section, "section", &rw->section);
+        if (r >= 0)
+                r = get_string(c, key, "key", &rw->key);
+        if (r < 0)
+                return r;
+        if (!policy_directive_name_known(rw->key) && !startswith(rw->key, "X-"))
+                return fail(c, key, "unknown directive '%s'", rw->key);
+
+        switch (rw->kind) {
+        case REWRITE_SET:
+        case REWRITE_ADD:
+                if (!value || to)
+                        return fail(c, n, "%s needs section, key and value", verb);
+                r = get_string(c, value, "value", &rw->value);
+                if (r < 0)
+                        return r;
+                /* The promise: no rewrite ever makes a unit run as root. */
+                if (rw->value[0] == '\0' && is_identity_key(rw->key))
+                        return fail(c, value, "a rewrite must not set an empty %s= (the unit would run as root)",
+                                    rw->key);
+                if (streq(rw->key, "User") && (streq(rw->value, "root") || streq(rw->value, "0")))
+                        return fail(c, value, "a rewrite must not make a unit run as root");
+                break;
+        case REWRITE_REMOVE:
+                if (to)
+                        return fail(c, to, "remove takes no 'to'");
+                if (is_identity_key(rw->key))
+                        return fail(c, key, "a rewrite must not remove %s= (the unit could run as root)", rw->key);
+                if (value) {
+                        r = get_string(c, value, "value", &rw->value);
+                        if (r >= 0)
+                                r = compile_regex(c, value, rw->value, &rw->value_re);
+                        if (r < 0)
+                                return r;
+                }
+                break;
+        case REWRITE_RENAME:
+                if (!to || value)
+                        return fail(c, n, "rename needs section, key and to");
+                if (is_identity_key(rw->key))
+                        return fail(c, key, "a rewrite must not rename %s= (the unit could run as root)", rw->key);
+                r = get_string(c, to, "to", &rw->to);
+                if (r < 0)
+                        return r;
+                if (!policy_directive_name_known(rw->to) && !startswith(rw->to, "X-"))
+                        return fail(c, to, "unknown directive '%s'", rw->to);
+                break;
+        }
+        return 0;
+}
+
+static int apply_rewrite(LoadContext *c, Policy *p, const YNode *n) {
+        static const char *const keys[] = { "id", "description", "when", "set", "add", "remove", "rename", NULL };
+        static const char *const verbs[] = { "set", "add", "remove", "rename" };
+        _cleanup_(rewrite_done) Rewrite rw = { .line = n->line };
+        const YNode *v, *action = NULL;
+        Rewrite *l;
+        int r;
+
+        r = expect_kind(c, n, YNODE_MAPPING, "a rewrite");
+        if (r >= 0)
+                r = check_keys(c, n, "a rewrite", keys);
+        if (r < 0)
+                return r;
+        if (!(v = ynode_get(n, "id")))
+                return fail(c, n, "a rewrite needs an id");
+        r = get_string(c, v, "id", &rw.id);
+        if (r < 0)
+                return r;
+        if ((v = ynode_get(n, "description"))) {
+                r = get_string(c, v, "description", &rw.description);
+                if (r < 0)
+                        return r;
+        }
+        if ((v = ynode_get(n, "when"))) {
+                r = apply_when(c, &rw, v);
+                if (r < 0)
+                        return r;
+        }
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                if ((v = ynode_get(n, verbs[i]))) {
+                        if (action)
+                                return fail(c, v, "a rewrite has exactly one of set, add, remove, rename");
+                        action = v;
+                        rw.kind = (RewriteKind) i;
+                }
+        if (!action)
+                return fail(c, n, "rewrite '%s' needs one of set, add, remove, rename", rw.id);
+        r = apply_rewrite_action(c, &rw, action, verbs[rw.kind]);
+        if (r < 0)
+                return r;
+
+        /* A rewrite with the id of an inherited one replaces it. */
+        for (size_t i = 0; i < p->n_rewrites; i++)
+                if (streq(p->rewrites[i].id, rw.id)) {
+                        rewrite_done(&p->rewrites[i]);
+                        p->rewrites[i] = rw;
+                        rw = (Rewrite) {};
+                        return 0;
+                }
+        l = reallocarray_safe(p->rewrites, p->n_rewrites + 1, sizeof(Rewrite));
+        if (!l)
+                return -ENOMEM;
+        p->rewrites = l;
+        l[p->n_rewrites++] = rw;
+        rw = (Rewrite) {};
+        return 0;
+}
+
+static int load_source(LoadContext *c, const char *name_or_path, const char *relative_to,
+                       const YNode *at, Policy **ret);
+
+static int apply_tree(LoadContext *c, Policy *p, const YNode *root) {
+        const YNode *v;
+        int r;
+
+        if ((v = ynode_get(root, "name")) && (r = get_string(c, v, "name", &p->name)) < 0)
+                return r;
+        if ((v = ynode_get(root, "description")) && (r = get_string(c, v, "description", &p->description)) < 0)
+                return r;
+        if ((v = ynode_get(root, "target"))) {
+                char *end;
+                unsigned long t;
+
+                r = expect_kind(c, v, YNODE_SCALAR, "target");
+                if (r < 0)
+                        return r;
+                t = strtoul(v->scalar, &end, 10);
+                if (!v->scalar[0] || *end || t < 200 || t > 999)
+                        return fail(c, v, "target must be a systemd version number like 252, not '%s'", v->scalar);
+                p->target = (unsigned) t;
+        }
+        if ((v = ynode_get(root, "mode"))) {
+                r = expect_kind(c, v, YNODE_SCALAR, "mode");
+                if (r < 0)
+                        return r;
+                if (streq(v->scalar, "enforce"))
+                        p->mode = MODE_ENFORCE;
+                else if (streq(v->scalar, "mirror"))
+                        p->mode = MODE_MIRROR;
+                else
+                        return fail(c, v, "mode must be enforce or mirror, not '%s'", v->scalar);
+        }
+        if ((v = ynode_get(root, "user-names")) && (r = apply_user_names(c, p, v)) < 0)
+                return r;
+        if ((v = ynode_get(root, "drop-ins"))) {
+                r = expect_kind(c, v, YNODE_SCALAR, "drop-ins");
+                if (r < 0)
+                        return r;
+                if (streq(v->scalar, "strict"))
+                        p->dropins_strict = true;
+                else if (streq(v->scalar, "systemd"))
+                        p->dropins_strict = false;
+                else
+                        return fail(c, v, "drop-ins must be strict or systemd, not '%s'", v->scalar);
+        }
+        if ((v = ynode_get(root, "invalid")) && (r = apply_invalid(c, p, v)) < 0)
+                return r;
+        if ((v = ynode_get(root, "unknown-directives")) &&
+            (r = get_action(c, v, "unknown-directives", &p->unknown_action)) < 0)
+                return r;
+        if ((v = ynode_get(root, "removed-lines"))) {
+                r = expect_kind(c, v, YNODE_SCALAR, "removed-lines");
+                if (r < 0)
+                        return r;
+                if (streq(v->scalar, "delete"))
+                        p->comment_removed = false;
+                else if (streq(v->scalar, "comment"))
+                        p->comment_removed = true;
+                else
+                        return fail(c, v, "removed-lines must be delete or comment, not '%s'", v->scalar);
+        }
+        if ((v = ynode_get(root, "rewrites"))) {
+                r = expect_kind(c, v, YNODE_SEQUENCE, "rewrites");
+                for (size_t i = 0; r >= 0 && i < v->n_items; i++)
+                        r = apply_rewrite(c, p, v->items[i]);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int policy_new_defaults(Policy **ret) {
+        Policy *p = new0(Policy, 1);
+
+        if (!p)
+                return -ENOMEM;
+        /* Defaults of a policy that names nothing: what systemd 252 does. */
+        p->target = 252;
+        p->mode = MODE_ENFORCE;
+        p->user_rule = USER_RULE_SYSTEMD;
+        p->numeric_ids = true;
+        p->dropins_strict = true;
+        p->invalid_default = ACTION_DROP;
+        p->unknown_action = ACTION_WARN;
+        *ret = p;
+        return 0;
+}
+
+static char *resolve_relative(const char *name, const char *relative_to) {
+        const char *slash;
+
+        if (name[0] == '/' || !relative_to || startswith(relative_to, "builtin:"))
+                return strdup(name);
+        slash = strrchr(relative_to, '/');
+        if (!slash)
+                return strdup(name);
+        {
+                char *s;
+
+                if (asprintf(&s, "%.*s/%s", (int) (slash - relative_to), relative_to, name) < 0)
+                        return NULL;
+                return s;
+        }
+}
+
+static bool looks_like_path(const char *s) {
+        return strchr(s, '/') || endswith(s, ".yaml") || endswith(s, ".yml");
+}
+
+static int load_tree(LoadContext *c, const char *text, size_t size, const char *source, Policy **ret) {
+        _cleanup_(policy_freep) Policy *p = NULL;
+        YNode *root = NULL;
+        const char *saved = c->source;
+        _cleanup_free_ char *yerr = NULL;
+        const YNode *v;
+        int r;
+
+        for (size_t i = 0; i < c->depth; i++)
+                if (streq(c->chain[i], source)) {
+                        c->source = c->chain[c->depth - 1];
+                        r = fail(c, NULL, "extends: cycle through '%s'", source);
+                        c->source = saved;
+                        return r;
+                }
+        if (c->depth >= EXTENDS_DEPTH_MAX) {
+                r = fail(c, NULL, "extends: more than %d levels", EXTENDS_DEPTH_MAX);
+                return r;
+        }
+
+        c->source = source;
+        r = ynode_parse(text, size, &root, &yerr);
+        if (r < 0) {
+                unsigned line = 1, col = 1;
+
+                if (!yerr)
+                        goto out;
+                sscanf(yerr, "%u:%u:", &line, &col);
+                policy_error_done(c->err);
+                c->err->file = strdup(source);
+                c->err->line = line;
+                c->err->column = col;
+                c->err->message = strdup(strchr(strchr(yerr, ':') + 1, ':') + 2);
+                r = -EINVAL;
+                goto out;
+        }
+        if (!root) {
+                r = fail(c, NULL, "empty policy: at least 'version: 1' is needed");
+                goto out;
+        }
+        r = expect_kind(c, root, YNODE_MAPPING, "a policy");
+        if (r < 0)
+                goto out;
+        {
+                static const char *const keys[] = { "version", "name", "description", "extends", "target",
+                                                    "mode", "user-names", "drop-ins", "invalid",
+                                                    "unknown-directives", "removed-lines", "rewrites", NULL };
+                r = check_keys(c, root, "a policy", keys);
+                if (r < 0)
+                        goto out;
+        }
+        v = ynode_get(root, "version");
+        if (!v) {
+                r = fail(c, root, "the policy must say 'version: 1'");
+                goto out;
+        }
+        if (v->kind != YNODE_SCALAR || !streq(v->scalar, "1")) {
+                r = fail(c, v, "unsupported policy version (this unitguard reads version 1)");
+                goto out;
+        }
+
+        c->chain[c->depth++] = source;
+        v = ynode_get(root, "extends");
+        if (v) {
+                r = expect_kind(c, v, YNODE_SCALAR, "extends");
+                if (r >= 0)
+                        r = load_source(c, v->scalar, source, v, &p);
+                c->source = source;
+                if (r >= 0) {
+                        free(p->extends);
+                        p->extends = strdup(v->scalar);
+                        if (!p->extends)
+                                r = -ENOMEM;
+                }
+        } else
+                r = policy_new_defaults(&p);
+        c->depth--;
+        if (r < 0)
+                goto out;
+
+        /* A child's name and description are its own. */
+        p->name = mfree_str(p->name);
+        p->description = mfree_str(p->description);
+        free(p->source);
+        p->source = strdup(source);
+        if (!p->source) {
+                r = -ENOMEM;
+                goto out;
+        }
+        r = apply_tree(c, p, root);
+        if (r < 0)
+                goto out;
+        if (!p->name) {
+                const char *base = strrchr(source, '/');
+
+                p->name = strdup(startswith(source, "builtin:") ? source + 8 : base ? base + 1 : source);
+                if (!p->name) {
+                        r = -ENOMEM;
+                        goto out;
+                }
+        }
+        r = policy_finish(p);
+        if (r < 0)
+                goto out;
+        *ret = TAKE_PTR(p);
+out:
+        ynode_free(root);
+        c->source = saved;
+        return r;
+}
+
+static int load_source(LoadContext *c, const char *name_or_path, const char *relative_to,
+                       const YNode *at, Policy **ret) {
+        _cleanup_free_ char *path = NULL, *text = NULL, *source = NULL;
+        const BuiltinPolicy *b;
+        size_t size;
+        int r;
+
+        if (!looks_like_path(name_or_path)) {
+                b = builtin_policy_find(name_or_path);
+                if (!b)
+                        return fail(c, at, "no shipped policy named '%s' (see 'unitguard policy list')", name_or_path);
+                if (asprintf(&source, "builtin:%s", b->name) < 0)
+                        return -ENOMEM;
+                return load_tree(c, b->text, strlen(b->text), source, ret);
+        }
+
+        path = resolve_relative(name_or_path, relative_to);
+        if (!path)
+                return -ENOMEM;
+        r = read_full_file(path, POLICY_FILE_MAX, &text, &size);
+        if (r < 0) {
+                if (r == -ENOMEM)
+                        return r;
+                return fail(c, at, "cannot read policy '%s': %s", path,
+                            r == -EFBIG ? "larger than 1 MiB" : strerror(-r));
+        }
+        return load_tree(c, text, size, path, ret);
+}
+
+int policy_load(const char *name_or_path, Policy **ret, PolicyError *err) {
+        LoadContext c = { .err = err, .source = name_or_path };
+
+        return load_source(&c, name_or_path, NULL, NULL, ret);
+}
+
+int policy_load_buffer(const char *text, size_t size, const char *source, Policy **ret,
+                       PolicyError *err) {
+        LoadContext c = { .err = err, .source = source };
+
+        return load_tree(&c, text, size, source, ret);
+}

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Rewrites: policy-requested changes to accepted units, each reported. */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <errno.h>
+#include <fnmatch.h>
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy-internal.h"
+
+/* Entries still written out (not removed by an earlier decision). */
+static bool entry_live(const UnitEntry *e) {
+        return e->edit != EDIT_DROP && e->edit != EDIT_COMMENT;
+}
+
+static const char *entry_key(const UnitEntry *e) {
+        return e->edit == EDIT_REPLACE && e->edit_key ? e->edit_key : e->key;
+}
+
+static bool entry_is(const UnitFile *f, const UnitEntry *e, const char *section, const char *key) {
+        const char *s = unit_entry_section(f, e);
+
+        return entry_live(e) && s && streq(s, section) && streq(entry_key(e), key);
+}
+
+/* Whether "Section.Key" is set in the unit (or was added by a rewrite). */
+static bool unit_has(const UnitGroup *g, const char *section_key) {
+        const char *dot = strchr(section_key, '.');
+        size_t sl = (size_t) (dot - section_key);
+
+        for (size_t fi = 0; fi < g->n_files; fi++) {
+                const UnitFile *f = g->files[fi].file;
+
+                if (!f)
+                        continue;
+                for (size_t i = 0; i < f->n_entries; i++) {
+                        const char *s = unit_entry_section(f, &f->entries[i]);
+
+                        if (entry_live(&f->entries[i]) && s && strlen(s) == sl &&
+                            strncmp(s, section_key, sl) == 0 && streq(entry_key(&f->entries[i]), dot + 1))
+                                return true;
+                }
+                for (size_t i = 0; i < f->n_inserts; i++)
+                        if (strlen(f->inserts[i].section) == sl &&
+                            strncmp(f->inserts[i].section, section_key, sl) == 0 &&
+                            streq(f->inserts[i].key, dot + 1))
+                                return true;
+        }
+        return false;
+}
+
+static bool conditions_hold(const Rewrite *rw, const UnitGroup *g, UnitType type) {
+        bool any;
+
+        if (rw->unit_types && (type < 0 || !(rw->unit_types & UNIT_TYPE_BIT(type))))
+                return false;
+        if (rw->n_unit_globs > 0) {
+                any = false;
+                for (size_t i = 0; i < rw->n_unit_globs; i++)
+                        if (g->name && fnmatch(rw->unit_globs[i], g->name, 0) == 0)
+                                any = true;
+                if (!any)
+                        return false;
+        }
+        for (size_t i = 0; i < rw->n_absent; i++)
+                if (unit_has(g, rw->absent[i]))
+                        return false;
+        for (size_t i = 0; i < rw->n_present; i++)
+                if (!unit_has(g, rw->present[i]))
+                        return false;
+        return true;
+}
+
+static bool value_matches(const Rewrite *rw, const char *value) {
+        pcre2_match_data *md;
+        int rc;
+
+        if (!rw->value_re)
+                return true;
+        md = pcre2_match_data_create_from_pattern(rw->value_re, NULL);
+        if (!md)
+                return false;
+        rc = pcre2_match(rw->value_re, (PCRE2_SPTR) value, strlen(value), 0, 0, md, NULL);
+        pcre2_match_data_free(md);
+        return rc >= 0;
+}
+
+static int note(const Policy *p, const Rewrite *rw, UnitFile *f, const UnitEntry *e, const char *what) {
+        _cleanup_free_ char *rule = NULL;
+
+        if (asprintf(&rule, "%s:rewrite.%s", p->name, rw->id) < 0)
+                return -ENOMEM;
+        return diag_add(&f->diags, DIAG_NOTE, EFFECT_NONE, rule, f->path, e ? e->line_first : 0,
+                        rw->section, rw->key, "%s", what);
+}
+
+static int apply_one(const Policy *p, const Rewrite *rw, UnitGroup *g, UnitFile *target) {
+        _cleanup_free_ char *msg = NULL;
+        bool matched = false;
+        int r;
+
+        if (rw->kind != REWRITE_ADD)
+                for (size_t fi = 0; fi < g->n_files; fi++) {
+                        UnitFile *f = g->files[fi].file;
+
+                        if (!f)
+                                continue;
+                        for (size_t i = 0; i < f->n_entries; i++) {
+                                UnitEntry *e = &f->entries[i];
+
+                                if (!entry_is(f, e, rw->section, rw->key))
+                                        continue;
+                                switch (rw->kind) {
+                                case REWRITE_SET:
+                                        r = unit_entry_set_edit(f, i, EDIT_REPLACE, rw->value);
+                                        if (r >= 0)
+                                                r = asprintf(&msg, "set to '%s'", rw->value) < 0 ? -ENOMEM : 0;
+                                        break;
+                                case REWRITE_REMOVE:
+                                        if (!value_matches(rw, e->value))
+                                                continue;
+                                        r = unit_entry_set_edit(f, i, p->comment_removed ? EDIT_COMMENT : EDIT_DROP,
+                                                                p->comment_removed ? rw->id : NULL);
+                                        if (r >= 0)
+                                                r = (msg = strdup("removed")) ? 0 : -ENOMEM;
+                                        break;
+                                case REWRITE_RENAME:
+                                        r = unit_entry_rename(f, i, rw->to);
+                                        if (r >= 0)
+                                                r = asprintf(&msg, "renamed to %s=", rw->to) < 0 ? -ENOMEM : 0;
+                                        break;
+                                default:
+                                        r = 0;
+                                }
+                                if (r >= 0 && msg)
+                                        r = note(p, rw, f, e, msg);
+                                msg = mfree_str(msg);
+                                if (r < 0)
+                                        return r;
+                                matched = true;
+                        }
+                }
+
+        if (rw->kind == REWRITE_ADD || (rw->kind == REWRITE_SET && !matched)) {
+                r = unit_file_add_entry(target, rw->section, rw->key, rw->value);
+                if (r < 0)
+                        return r;
+                if (asprintf(&msg, "added %s=%s", rw->key, rw->value) < 0)
+                        return -ENOMEM;
+                return note(p, rw, target, NULL, msg);
+        }
+        return 0;
+}
+
+int policy_apply_rewrites(const Policy *p, UnitGroup *g) {
+        UnitFile *target = NULL;
+        int r;
+
+        /* Additions go to the unit file itself, or to the last drop-in. */
+        for (size_t fi = 0; fi < g->n_files; fi++)
+                if (g->files[fi].file && (!target || !g->has_fragment))
+                        target = g->files[fi].file;
+        if (!target)
+                return 0;
+
+        for (size_t i = 0; i < p->n_rewrites; i++) {
+                const Rewrite *rw = &p->rewrites[i];
+
+                if (!conditions_hold(rw, g, target->type))
+                        continue;
+                r = apply_one(p, rw, g, target);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The effective policy, written back as YAML that `policy check` accepts. */
+#include <string.h>
+
+#include "policy-internal.h"
+#include "unit/unit-type.h"
+
+/* Double-quoted YAML scalar. */
+static int quoted(StrBuf *out, const char *s) {
+        int r = strbuf_append_char(out, '"');
+
+        for (; r >= 0 && *s; s++) {
+                unsigned char c = (unsigned char) *s;
+
+                if (c == '"' || c == '\\')
+                        r = strbuf_printf(out, "\\%c", c);
+                else if (c < 0x20 || c == 0x7f)
+                        r = strbuf_printf(out, "\\x%02x", c);
+                else
+                        r = strbuf_append_char(out, (char) c);
+        }
+        return r < 0 ? r : strbuf_append_char(out, '"');
+}
+
+static int list(StrBuf *out, const char *key, char **items, size_t n) {
+        int r;
+
+        if (n == 0)
+                return 0;
+        r = strbuf_printf(out, "      %s: [", key);
+        for (size_t i = 0; r >= 0 && i < n; i++) {
+                if (i > 0)
+                        r = strbuf_append_str(out, ", ");
+                if (r >= 0)
+                        r = quoted(out, items[i]);
+        }
+        return r < 0 ? r : strbuf_append_str(out, "]\n");
+}
+
+static const char *user_rule_name(const Policy *p) {
+        if (p->user_rule == USER_RULE_SYSTEMD)
+                return "systemd";
+        if (p->user_rule == USER_RULE_REGEX)
+                return "regex";
+        return user_name_mode_to_string((UserNameMode) p->user_rule);
+}
+
+static int show_rewrite(StrBuf *out, const Rewrite *rw) {
+        static const char *const verbs[] = { "set", "add", "remove", "rename" };
+        int r;
+
+        r = strbuf_append_str(out, "  - id: ");
+        if (r >= 0)
+                r = quoted(out, rw->id);
+        if (r >= 0 && rw->description) {
+                r = strbuf_append_str(out, "\n    description: ");
+                if (r >= 0)
+                        r = quoted(out, rw->description);
+        }
+        if (r >= 0)
+                r = strbuf_append_char(out, '\n');
+        if (r >= 0 && (rw->unit_types || rw->n_unit_globs || rw->n_absent || rw->n_present)) {
+                r = strbuf_append_str(out, "    when:\n");
+                if (r >= 0 && rw->unit_types) {
+                        bool first = true;
+
+                        r = strbuf_append_str(out, "      unit-types: [");
+                        for (int t = 0; r >= 0 && t < _UNIT_TYPE_MAX; t++)
+                                if (rw->unit_types & UNIT_TYPE_BIT(t)) {
+                                        r = strbuf_printf(out, "%s%s", first ? "" : ", ", unit_type_to_string(t));
+                                        first = false;
+                                }
+                        if (r >= 0)
+                                r = strbuf_append_str(out, "]\n");
+                }
+                if (r >= 0)
+                        r = list(out, "units", rw->unit_globs, rw->n_unit_globs);
+                if (r >= 0)
+                        r = list(out, "absent", rw->absent, rw->n_absent);
+                if (r >= 0)
+                        r = list(out, "present", rw->present, rw->n_present);
+        }
+        if (r >= 0)
+                r = strbuf_printf(out, "    %s: {section: ", verbs[rw->kind]);
+        if (r >= 0)
+                r = quoted(out, rw->section);
+        if (r >= 0)
+                r = strbuf_append_str(out, ", key: ");
+        if (r >= 0)
+                r = quoted(out, rw->key);
+        if (r >= 0 && rw->value) {
+                r = strbuf_append_str(out, ", value: ");
+                if (r >= 0)
+                        r = quoted(out, rw->value);
+        }
+        if (r >= 0 && rw->to) {
+                r = strbuf_append_str(out, ", to: ");
+                if (r >= 0)
+                        r = quoted(out, rw->to);
+        }
+        return r < 0 ? r : strbuf_append_str(out, "}\n");
+}
+
+int policy_show(const Policy *p, StrBuf *out) {
+        int r;
+
+        r = strbuf_printf(out, "# effective policy from %s%s%s\nversion: 1\nname: ", p->source,
+                          p->extends ? ", extends " : "", p->extends ? p->extends : "");
+        if (r >= 0)
+                r = quoted(out, p->name);
+        if (r >= 0 && p->description) {
+                r = strbuf_append_str(out, "\ndescription: ");
+                if (r >= 0)
+                        r = quoted(out, p->description);
+        }
+        if (r >= 0)
+                r = strbuf_printf(out,
+                                  "\ntarget: %u\nmode: %s\nuser-names:\n  rule: %s\n",
+                                  p->target, p->mode == MODE_MIRROR ? "mirror" : "enforce", user_rule_name(p));
+        if (r >= 0 && p->user_regex) {
+                r = strbuf_append_str(out, "  regex: ");
+                if (r >= 0)
+                        r = quoted(out, p->user_regex);
+                if (r >= 0)
+                        r = strbuf_append_char(out, '\n');
+        }
+        if (r >= 0)
+                r = strbuf_printf(out, "  numeric-ids: %s\n  empty-user: %s\ndrop-ins: %s\n"
+                                  "invalid:\n  default: %s\n",
+                                  p->numeric_ids ? "true" : "false", p->empty_user_rejects ? "reject" : "allow",
+                                  p->dropins_strict ? "strict" : "systemd",
+                                  policy_action_to_string(p->invalid_default));
+        if (r >= 0 && p->n_directives > 0) {
+                r = strbuf_append_str(out, "  directives:\n");
+                for (size_t i = 0; r >= 0 && i < p->n_directives; i++)
+                        r = strbuf_printf(out, "    %s: %s\n", p->directives[i].name,
+                                          policy_action_to_string(p->directives[i].action));
+        }
+        if (r >= 0)
+                r = strbuf_printf(out, "unknown-directives: %s\nremoved-lines: %s\n",
+                                  policy_action_to_string(p->unknown_action),
+                                  p->comment_removed ? "comment" : "delete");
+        if (r >= 0 && p->n_rewrites > 0) {
+                r = strbuf_append_str(out, "rewrites:\n");
+                for (size_t i = 0; r >= 0 && i < p->n_rewrites; i++)
+                        r = show_rewrite(out, &p->rewrites[i]);
+        }
+        return r;
+}

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "basic/strbuf.h"
+#include "validate/user-name.h"
+
+/* A policy, after `extends:` has been resolved. See unitguard.policy(5). */
+
+typedef enum PolicyAction {
+        ACTION_FATAL,          /* reject the unit */
+        ACTION_DROP,           /* remove the line, warn */
+        ACTION_WARN,           /* keep the line, warn */
+        _ACTION_MAX,
+        _ACTION_INVALID = -1,
+} PolicyAction;
+
+typedef enum PolicyMode {
+        MODE_ENFORCE,          /* decide by the policy's rules */
+        MODE_MIRROR,           /* predict systemd exactly: its verdicts decide */
+} PolicyMode;
+
+typedef enum UserRule {
+        /* The first values match UserNameMode. */
+        USER_RULE_SYSTEMD = _USER_NAME_MODE_MAX, /* what systemd at the target accepts */
+        USER_RULE_REGEX,
+} UserRule;
+
+typedef enum RewriteKind {
+        REWRITE_SET,           /* replace the value of matching entries, or add one */
+        REWRITE_ADD,           /* always add an entry */
+        REWRITE_REMOVE,        /* drop matching entries */
+        REWRITE_RENAME,        /* rename the key of matching entries */
+} RewriteKind;
+
+typedef struct Rewrite {
+        char *id;
+        char *description;
+        unsigned line;         /* where it was defined */
+        /* Conditions on the unit; empty lists mean "any". */
+        unsigned unit_types;   /* UNIT_TYPE_BIT mask, 0 = any */
+        char **unit_globs;
+        size_t n_unit_globs;
+        char **absent;         /* "Section.Key" that must not be set */
+        size_t n_absent;
+        char **present;        /* "Section.Key" that must be set */
+        size_t n_present;
+        /* The action. */
+        RewriteKind kind;
+        char *section, *key;
+        char *value;           /* set/add: the new value; remove: a regex on the value (or NULL) */
+        char *to;              /* rename: the new key */
+        void *value_re;        /* compiled regex for remove (pcre2_code *) */
+} Rewrite;
+
+typedef struct DirectiveAction {
+        char *name;            /* directive name, e.g. "User" */
+        PolicyAction action;
+} DirectiveAction;
+
+typedef struct Policy {
+        char *name;
+        char *description;
+        char *source;          /* file path, or "builtin:NAME" */
+        char *extends;         /* as written, for `policy show` */
+        unsigned target;       /* systemd version */
+        PolicyMode mode;
+
+        int user_rule;         /* UserNameMode or UserRule */
+        char *user_regex;
+        void *user_re;         /* pcre2_code * */
+        void *user_match;      /* pcre2_match_data * */
+        void *user_mctx;       /* pcre2_match_context *, with match limits */
+        bool numeric_ids;
+        bool empty_user_rejects;
+
+        bool dropins_strict;   /* errors in drop-ins count like in the unit file */
+        PolicyAction invalid_default;
+        DirectiveAction *directives;
+        size_t n_directives;
+        PolicyAction unknown_action;
+        bool comment_removed;  /* comment removed lines out instead of deleting them */
+
+        Rewrite *rewrites;
+        size_t n_rewrites;
+} Policy;
+
+typedef struct PolicyError {
+        char *file;
+        unsigned line, column;
+        char *message;
+} PolicyError;
+
+void policy_error_done(PolicyError *e);
+/* "FILE:LINE:COL: error: message" */
+int policy_error_format(const PolicyError *e, StrBuf *out);
+
+/* Loads a shipped policy by name, or a file (anything with a '/' or ending
+ * in .yaml). On a policy error returns -EINVAL and fills *err. */
+int policy_load(const char *name_or_path, Policy **ret, PolicyError *err);
+/* Loads policy text; source names it in errors and resolves relative
+ * `extends:` paths. */
+int policy_load_buffer(const char *text, size_t size, const char *source, Policy **ret,
+                       PolicyError *err);
+Policy *policy_free(Policy *p);
+static inline void policy_freep(Policy **p) {
+        policy_free(*p);
+}
+
+/* The action for an invalid value of directive name. */
+PolicyAction policy_action_for(const Policy *p, const char *directive);
+
+const char *policy_action_to_string(PolicyAction a);
+PolicyAction policy_action_from_string(const char *s);
+
+/* Shipped policies, compiled into the binary. */
+typedef struct BuiltinPolicy {
+        const char *name;
+        const char *text;
+} BuiltinPolicy;
+const BuiltinPolicy *builtin_policy_find(const char *name);
+const BuiltinPolicy *builtin_policies(size_t *n);
+#define DEFAULT_POLICY_NAME "default"
+
+/* Writes the effective policy as YAML (extends resolved). */
+int policy_show(const Policy *p, StrBuf *out);

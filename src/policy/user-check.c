@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <errno.h>
+#include <pcre2.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "basic/strbuf.h"
+#include "user-check.h"
+#include "validate/user-name.h"
+
+static bool all_digits(const char *s) {
+        if (!*s)
+                return false;
+        for (; *s; s++)
+                if (*s < '0' || *s > '9')
+                        return false;
+        return true;
+}
+
+/* systemd's own rule at a version: strict before v246, relaxed since. */
+static UserNameMode systemd_mode(unsigned version) {
+        return version >= 246 ? USER_NAME_RELAXED : USER_NAME_STRICT;
+}
+
+static bool regex_matches(const Policy *p, const char *name) {
+        int rc = pcre2_match(p->user_re, (PCRE2_SPTR) name, strlen(name), 0, 0, p->user_match,
+                             p->user_mctx);
+
+        /* The whole name must match; errors (match limit) count as no. */
+        if (rc < 0)
+                return false;
+        return pcre2_get_ovector_pointer(p->user_match)[0] == 0 &&
+               pcre2_get_ovector_pointer(p->user_match)[1] == strlen(name);
+}
+
+/* One name (or numeric ID) under the policy. */
+static bool name_ok(const Policy *p, unsigned version, const char *name) {
+        uint32_t uid;
+
+        /* Numbers are IDs, judged by how systemd parses them, never names. */
+        if (all_digits(name) || (version < 246 && (name[0] == '+' || startswith(name, "0x"))))
+                return p->numeric_ids && parse_uid(name, version, &uid) >= 0;
+
+        switch (p->user_rule) {
+        case USER_RULE_SYSTEMD:
+                return user_name_is_valid(name, systemd_mode(version));
+        case USER_RULE_REGEX:
+                return regex_matches(p, name);
+        default:
+                return user_name_is_valid(name, (UserNameMode) p->user_rule);
+        }
+}
+
+static const char *rule_name(const Policy *p) {
+        switch (p->user_rule) {
+        case USER_RULE_SYSTEMD:
+                return "systemd";
+        case USER_RULE_REGEX:
+                return "regex";
+        default:
+                return user_name_mode_to_string((UserNameMode) p->user_rule);
+        }
+}
+
+static bool is_blank(char c) {
+        return c == ' ' || c == '\t';
+}
+
+int policy_check_user_value(const Policy *p, unsigned version, const JudgeContext *ctx,
+                            const char *key, const char *value, char **ret_bad, char **ret_setting) {
+        bool list = streq(key, "SupplementaryGroups");
+        const char *s = value;
+
+        (void) ctx;
+        if (asprintf(ret_setting, "user-names.%s", rule_name(p)) < 0)
+                return -ENOMEM;
+
+        while (*s) {
+                size_t n;
+                char *name;
+                bool ok;
+
+                if (list) {
+                        while (is_blank(*s))
+                                s++;
+                        if (!*s)
+                                break;
+                        n = 0;
+                        while (s[n] && !is_blank(s[n]))
+                                n++;
+                } else
+                        n = strlen(s);
+
+                name = strndup(s, n);
+                if (!name)
+                        return -ENOMEM;
+                ok = name_ok(p, version, name);
+                if (!ok) {
+                        *ret_bad = name;
+                        return 0;
+                }
+                free(name);
+                s += n;
+        }
+        return 1;
+}
+
+int systemd_valid_group_names(unsigned version, const char *value, char **ret) {
+        StrBuf out = {};
+        const char *s = value;
+        uint32_t uid;
+        int r = 0;
+
+        while (*s && r >= 0) {
+                size_t n = 0;
+                char *name;
+                bool ok;
+
+                while (is_blank(*s))
+                        s++;
+                if (!*s)
+                        break;
+                while (s[n] && !is_blank(s[n]))
+                        n++;
+                name = strndup(s, n);
+                if (!name) {
+                        r = -ENOMEM;
+                        break;
+                }
+                ok = parse_uid(name, version, &uid) >= 0 || user_name_is_valid(name, systemd_mode(version));
+                if (ok)
+                        r = strbuf_printf(&out, "%s%s", out.len ? " " : "", name);
+                free(name);
+                s += n;
+        }
+        if (r < 0) {
+                strbuf_done(&out);
+                return r;
+        }
+        *ret = strbuf_steal(&out);
+        return *ret ? 0 : -ENOMEM;
+}
