@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "exit-codes.h"
 #include "filter/filter.h"
+#include "policy/policy-engine.h"
 #include "verbs.h"
 
 static void help(FILE *f) {
@@ -19,6 +21,9 @@ static void help(FILE *f) {
                 "input (no argument, or '-'): a single unit or the 'systemctl cat' format.\n"
                 "\n"
                 "Options:\n"
+                "  -p --policy=FILE|NAME policy to apply (default: the built-in 'default';\n"
+                "                        'unitguard policy list' shows the shipped ones)\n"
+                "  -t --target-version=N predict systemd version N instead of the policy's target\n"
                 "  -n --name=NAME        name of the unit read from standard input\n"
                 "  -f --format=unit|json write unit text (default) or the parsed model\n"
                 "  -h --help             show this help\n"
@@ -43,22 +48,43 @@ static int exit_status(const Filter *f) {
 int verb_filter(int argc, char **argv) {
         static const struct option options[] = {
                 { "name", required_argument, NULL, 'n' },
+                { "policy", required_argument, NULL, 'p' },
+                { "target-version", required_argument, NULL, 't' },
                 { "format", required_argument, NULL, 'f' },
                 { "help", no_argument, NULL, 'h' },
                 {}
         };
         _cleanup_(filter_done) Filter f;
+        _cleanup_(policy_freep) Policy *policy = NULL;
+        const char *policy_name = DEFAULT_POLICY_NAME;
+        PolicyEngine engine = {};
+        unsigned target = 0;
+        PolicyError perr = {};
         bool framed;
         int c, r = 0;
 
         filter_init(&f, STDOUT_FILENO, STDERR_FILENO);
         optind = 0;
         opterr = 0;
-        while ((c = getopt_long(argc, argv, "n:f:h", options, NULL)) >= 0)
+        while ((c = getopt_long(argc, argv, "n:f:p:t:h", options, NULL)) >= 0)
                 switch (c) {
                 case 'n':
                         f.stdin_name = optarg;
                         break;
+                case 'p':
+                        policy_name = optarg;
+                        break;
+                case 't': {
+                        char *end;
+                        unsigned long v = strtoul(optarg, &end, 10);
+
+                        if (!*optarg || *end || v < 200 || v > 999) {
+                                fprintf(stderr, "unitguard filter: invalid systemd version '%s'\n", optarg);
+                                return EXIT_USAGE;
+                        }
+                        target = (unsigned) v;
+                        break;
+                }
                 case 'f':
                         if (streq(optarg, "unit"))
                                 f.format = OUTPUT_UNIT;
@@ -79,6 +105,24 @@ int verb_filter(int argc, char **argv) {
                                 fprintf(stderr, "unitguard filter: unknown option '%s'; see --help\n", argv[optind - 1]);
                         return EXIT_USAGE;
                 }
+
+        r = policy_load(policy_name, &policy, &perr);
+        if (r < 0) {
+                StrBuf b = {};
+
+                if (perr.message)
+                        policy_error_format(&perr, &b);
+                else
+                        strbuf_printf(&b, "%s: error: cannot load policy: %s\n", policy_name, strerror(-r));
+                fputs(b.data, stderr);
+                strbuf_done(&b);
+                policy_error_done(&perr);
+                return EXIT_USAGE;
+        }
+        engine.policy = policy;
+        engine.version = target ? target : policy->target;
+        f.judge = policy_engine_judge;
+        f.judge_userdata = &engine;
 
         /* One plain file comes out as it went in; several inputs are framed
          * like 'systemctl cat' so they can be told apart. */

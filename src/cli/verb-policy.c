@@ -1,11 +1,119 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Placeholder until the policy engine lands. */
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "basic/fileio.h"
 #include "exit-codes.h"
+#include "policy/policy.h"
 #include "verbs.h"
 
+static void help(FILE *f) {
+        fprintf(f,
+                "Usage: unitguard policy check FILE|NAME...\n"
+                "       unitguard policy show [FILE|NAME]\n"
+                "       unitguard policy list\n"
+                "\n"
+                "  check  validate policies; errors as FILE:LINE:COL\n"
+                "  show   print the effective policy (extends: resolved); default: the built-in default\n"
+                "  list   list the shipped policies\n"
+                "\n"
+                "Exit status: 0 valid, 2 invalid policy or usage error.\n");
+}
+
+/* Loads a policy, printing its error. Returns an exit code. */
+static int load(const char *what, Policy **ret) {
+        PolicyError err = {};
+        StrBuf b = {};
+        int r;
+
+        r = policy_load(what, ret, &err);
+        if (r == 0)
+                return EXIT_CLEAN;
+        if (err.message)
+                policy_error_format(&err, &b);
+        else
+                strbuf_printf(&b, "%s: error: cannot load policy: %s\n", what, strerror(-r));
+        fputs(b.data, stderr);
+        strbuf_done(&b);
+        policy_error_done(&err);
+        return EXIT_USAGE;
+}
+
+static int write_out(StrBuf *b) {
+        int r = loop_write(STDOUT_FILENO, b->data, b->len);
+
+        strbuf_done(b);
+        if (r < 0 && r != -EPIPE) {
+                fprintf(stderr, "unitguard policy: cannot write output: %s\n", strerror(-r));
+                return EXIT_INPUT;
+        }
+        return EXIT_CLEAN;
+}
+
 int verb_policy(int argc, char **argv) {
-        fprintf(stderr, "unitguard policy: not implemented yet\n");
+        StrBuf b = {};
+        Policy *p = NULL;
+        int rc;
+
+        if (argc < 2 || streq(argv[1], "-h") || streq(argv[1], "--help")) {
+                help(argc < 2 ? stderr : stdout);
+                return argc < 2 ? EXIT_USAGE : EXIT_CLEAN;
+        }
+
+        if (streq(argv[1], "list")) {
+                const BuiltinPolicy *l;
+                size_t n;
+
+                if (argc != 2) {
+                        help(stderr);
+                        return EXIT_USAGE;
+                }
+                l = builtin_policies(&n);
+                for (size_t i = 0; i < n; i++) {
+                        Policy *q = NULL;
+
+                        if (load(l[i].name, &q) != EXIT_CLEAN)
+                                return EXIT_USAGE;
+                        strbuf_printf(&b, "%-12s %s\n", l[i].name, q->description ? q->description : "");
+                        policy_free(q);
+                }
+                return write_out(&b);
+        }
+
+        if (streq(argv[1], "show")) {
+                if (argc > 3) {
+                        help(stderr);
+                        return EXIT_USAGE;
+                }
+                rc = load(argc == 3 ? argv[2] : DEFAULT_POLICY_NAME, &p);
+                if (rc != EXIT_CLEAN)
+                        return rc;
+                policy_show(p, &b);
+                policy_free(p);
+                return write_out(&b);
+        }
+
+        if (streq(argv[1], "check")) {
+                int worst = EXIT_CLEAN;
+
+                if (argc < 3) {
+                        help(stderr);
+                        return EXIT_USAGE;
+                }
+                for (int i = 2; i < argc; i++) {
+                        rc = load(argv[i], &p);
+                        if (rc == EXIT_CLEAN) {
+                                printf("%s: ok (%s, target systemd %u, %zu rewrites)\n", argv[i], p->name,
+                                       p->target, p->n_rewrites);
+                                policy_free(p);
+                                p = NULL;
+                        } else
+                                worst = rc;
+                }
+                return worst;
+        }
+
+        fprintf(stderr, "unitguard policy: unknown command '%s'; see --help\n", argv[1]);
         return EXIT_USAGE;
 }

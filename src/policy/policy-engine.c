@@ -96,7 +96,7 @@ static bool track_identity(Identity *id, const UnitFile *f, const UnitEntry *e, 
                 else if (v == VERDICT_RESET)
                         id->user = NULL;
         } else if (streq(e->key, "DynamicUser") && (v == VERDICT_OK || v == VERDICT_NOTICE))
-                id->dynamic_user = parse_boolean_value(e->value) > 0;
+                id->dynamic_user = parse_boolean(e->value) > 0;
         return true;
 }
 
@@ -141,7 +141,32 @@ static int judge_entry(UnitRun *u, UnitFile *f, size_t i, bool *stop) {
                               "'%s' depends on the instance; checked for each instance, not in the template",
                               e->value);
 
+        /* systemd warns about the shared "nobody" identity at load time. */
+        if ((streq(e->key, "User") && streq(e->value, "nobody")) ||
+            (streq(e->key, "Group") && (streq(e->value, "nogroup") || streq(e->value, "nobody")))) {
+                r = report(u, DIAG_WARNING, EFFECT_NONE, "nobody", f, e,
+                           "Special %s '%s' configured; systemd warns that this is not safe (files it owns are shared)",
+                           streq(e->key, "User") ? "user" : "group", e->value);
+                if (r < 0)
+                        return r;
+        }
+
         if (p->mode == MODE_MIRROR) {
+                /* systemd up to 233 skipped bad names of a list one by one. */
+                if (j.verdict == VERDICT_IGNORED && streq(e->key, "SupplementaryGroups") && u->e->version < 234) {
+                        _cleanup_free_ char *kept = NULL;
+
+                        r = systemd_valid_group_names(u->e->version, e->value, &kept);
+                        if (r < 0)
+                                return r;
+                        r = report(u, DIAG_WARNING, EFFECT_LINE_IGNORED, "mirror", f, e,
+                                   "%s; systemd %u skips the invalid names and keeps '%s'",
+                                   j.message ? j.message : "invalid names", u->e->version, kept);
+                        if (r < 0)
+                                return r;
+                        return kept[0] ? unit_entry_set_edit(f, i, EDIT_REPLACE, kept)
+                                       : set_removed(u, f, i, "no valid group names");
+                }
                 /* Predict, don't improve: systemd's verdict is the decision. */
                 switch (j.verdict) {
                 case VERDICT_FATAL:

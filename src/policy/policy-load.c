@@ -593,7 +593,8 @@ static bool looks_like_path(const char *s) {
         return strchr(s, '/') || endswith(s, ".yaml") || endswith(s, ".yml");
 }
 
-static int load_tree(LoadContext *c, const char *text, size_t size, const char *source, Policy **ret) {
+static int load_tree(LoadContext *c, const char *text, size_t size, const char *source, const YNode *at,
+                     Policy **ret) {
         _cleanup_(policy_freep) Policy *p = NULL;
         YNode *root = NULL;
         const char *saved = c->source;
@@ -601,17 +602,12 @@ static int load_tree(LoadContext *c, const char *text, size_t size, const char *
         const YNode *v;
         int r;
 
+        /* c->source is still the file whose extends: led here. */
         for (size_t i = 0; i < c->depth; i++)
-                if (streq(c->chain[i], source)) {
-                        c->source = c->chain[c->depth - 1];
-                        r = fail(c, NULL, "extends: cycle through '%s'", source);
-                        c->source = saved;
-                        return r;
-                }
-        if (c->depth >= EXTENDS_DEPTH_MAX) {
-                r = fail(c, NULL, "extends: more than %d levels", EXTENDS_DEPTH_MAX);
-                return r;
-        }
+                if (streq(c->chain[i], source))
+                        return fail(c, at, "extends: cycle through '%s'", source);
+        if (c->depth >= EXTENDS_DEPTH_MAX)
+                return fail(c, at, "extends: more than %d levels", EXTENDS_DEPTH_MAX);
 
         c->source = source;
         r = ynode_parse(text, size, &root, &yerr);
@@ -717,7 +713,7 @@ static int load_source(LoadContext *c, const char *name_or_path, const char *rel
                         return fail(c, at, "no shipped policy named '%s' (see 'unitguard policy list')", name_or_path);
                 if (asprintf(&source, "builtin:%s", b->name) < 0)
                         return -ENOMEM;
-                return load_tree(c, b->text, strlen(b->text), source, ret);
+                return load_tree(c, b->text, strlen(b->text), source, at, ret);
         }
 
         path = resolve_relative(name_or_path, relative_to);
@@ -730,7 +726,7 @@ static int load_source(LoadContext *c, const char *name_or_path, const char *rel
                 return fail(c, at, "cannot read policy '%s': %s", path,
                             r == -EFBIG ? "larger than 1 MiB" : strerror(-r));
         }
-        return load_tree(c, text, size, path, ret);
+        return load_tree(c, text, size, path, at, ret);
 }
 
 int policy_load(const char *name_or_path, Policy **ret, PolicyError *err) {
@@ -743,5 +739,5 @@ int policy_load_buffer(const char *text, size_t size, const char *source, Policy
                        PolicyError *err) {
         LoadContext c = { .err = err, .source = source };
 
-        return load_tree(&c, text, size, source, ret);
+        return load_tree(&c, text, size, source, NULL, ret);
 }

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""The verdicts on the whole Debian corpus under every shipped policy, kept
+as a golden file: one line per unit and policy with the verdict and the
+rules of its warnings and errors. Any change in what unitguard decides
+about real units shows up as a diff.
+
+Usage: corpus-verdicts.py UNITGUARD CORPUS_DIR GOLDEN_FILE [--update]"""
+import collections
+import json
+import os
+import subprocess
+import sys
+
+POLICIES = ['default', 'posix', 'debian', 'hardened', 'systemd-233', 'systemd-234', 'systemd-252']
+
+
+def verdicts(exe, corpus, policy):
+    r = subprocess.run([exe, 'filter', '--policy', policy, '--format', 'json', corpus],
+                       capture_output=True, timeout=300)
+    if r.returncode not in (0, 1):
+        raise SystemExit(f'{policy}: exit {r.returncode}: {r.stderr[-500:]!r}')
+    units = collections.OrderedDict()
+    for line in r.stdout.splitlines():
+        obj = json.loads(line)
+        # A unit is its directory and name; drop-ins live one level down.
+        d = os.path.dirname(os.path.relpath(obj['path'], corpus))
+        unit = os.path.join(os.path.dirname(d) if obj['dropin'] else d, obj['unit'] or '?')
+        entry = units.setdefault(unit, [obj['verdict'], set()])
+        for d in obj['diagnostics'] + obj['unit_diagnostics']:
+            if d['severity'] in ('error', 'warning'):
+                entry[1].add(d['rule'])
+    return units
+
+
+def main():
+    exe, corpus, golden = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
+    if not os.path.isdir(corpus):
+        print('corpus not found; skipping')
+        sys.exit(77)
+    lines = []
+    for policy in POLICIES:
+        for unit, (verdict, rules) in verdicts(exe, corpus, policy).items():
+            lines.append(f'{policy}\t{unit}\t{verdict}\t{" ".join(sorted(rules))}'.rstrip())
+    text = '\n'.join(lines) + '\n'
+    if '--update' in sys.argv:
+        with open(golden, 'w') as f:
+            f.write(text)
+        return
+    want = open(golden).read()
+    if want != text:
+        import difflib
+        sys.stdout.writelines(difflib.unified_diff(want.splitlines(True), text.splitlines(True),
+                                                   'expected', 'got', n=0))
+        sys.exit(1)
+    counts = collections.Counter((l.split('\t')[0], l.split('\t')[2]) for l in lines)
+    for policy in POLICIES:
+        print(policy, {v: counts[(policy, v)] for v in ('accepted', 'changed', 'rejected')})
+
+
+main()
