@@ -176,6 +176,8 @@ def main():
     ap.add_argument("--dir", default="/lib/udev/hwdb.d")
     ap.add_argument("--count", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=4)
+    ap.add_argument("--realistic", action="store_true",
+                    help="only modalias-shaped keys like the kernel writes (benchmark mix)")
     a = ap.parse_args()
 
     rng = random.Random(a.seed)
@@ -188,6 +190,12 @@ def main():
     allpats = [p for pats in pats_by_file.values() for p in pats]
     if not allpats:
         sys.exit("no match patterns found in " + a.dir)
+
+    if a.realistic:
+        out = sys.stdout.buffer
+        for _ in range(a.count):
+            out.write(realistic(rng, pats_by_prefix) + b"\n")
+        return
 
     keys = []
     # Every file contributes, small ones completely; the rest uniformly.
