@@ -39,24 +39,35 @@ int hwdb_glob_key_init(HwdbGlobKey *k, const char *key, size_t len) {
         }
         k->masks = k->valid + words;
 
-        memset(k->index, 0, sizeof(k->index));
-        memset(k->valid, 0, 2 * words * sizeof(uint64_t));
-        k->n_masks = 1;  /* slot 0 stays all-zero: bytes absent from the key */
+        /* Locals, so the compiler need not reload through k on every store. */
+        uint8_t *restrict index = k->index;
+        uint64_t *restrict valid = k->valid;
+        uint64_t *restrict masks = k->masks;
+        unsigned n_masks = 1;  /* slot 0 stays all-zero: bytes absent from the key */
 
-        for (size_t j = 0; j <= len; j++)
-                set_bit(k->valid, j);
+        /* One memset for every slot the key can need beats zeroing each
+         * slot when it is first used. */
+        memset(index, 0, sizeof(k->index));
+        memset(masks, 0, words * (1 + MIN(len, (size_t) 255)) * sizeof(uint64_t));
+        for (size_t i = 0; i < words; i++)
+                valid[i] = ~UINT64_C(0);
+        /* Positions 0..len are valid: clear the bits above len. */
+        if (len % 64 != 63)
+                valid[words - 1] = (UINT64_C(1) << (len % 64 + 1)) - 1;
 
         for (size_t j = 0; j < len; j++) {
                 uint8_t c = (uint8_t) key[j];
-                unsigned slot = k->index[c];
+                unsigned slot = index[c];
+                uint64_t *m;
 
                 if (slot == 0) {
-                        slot = k->n_masks++;
-                        k->index[c] = (uint8_t) slot;
-                        memset(k->masks + slot * words, 0, words * sizeof(uint64_t));
+                        slot = n_masks++;
+                        index[c] = (uint8_t) slot;
                 }
-                set_bit(k->masks + slot * words, j + 1);
+                m = masks + slot * words;
+                m[(j + 1) / 64] |= UINT64_C(1) << ((j + 1) % 64);
         }
+        k->n_masks = n_masks;
         return 0;
 }
 
