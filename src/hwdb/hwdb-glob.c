@@ -1,51 +1,85 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "basic/alloc-util.h"
+#include "basic/macro.h"
 #include "hwdb-glob.h"
 
-static void set_bit(HwdbGlobSet *s, size_t pos) {
-        s->w[pos / 64] |= UINT64_C(1) << (pos % 64);
+static void set_bit(uint64_t *s, size_t pos) {
+        s[pos / 64] |= UINT64_C(1) << (pos % 64);
 }
 
-void hwdb_glob_set_single(HwdbGlobSet *s, size_t pos) {
-        memset(s, 0, sizeof(*s));
+void hwdb_glob_set_single(const HwdbGlobKey *k, uint64_t *s, size_t pos) {
+        memset(s, 0, k->words * sizeof(uint64_t));
         set_bit(s, pos);
 }
 
-void hwdb_glob_key_init(HwdbGlobKey *k, const char *key, size_t len) {
+int hwdb_glob_key_init(HwdbGlobKey *k, const char *key, size_t len) {
+        size_t words = len / 64 + 1, need;
+
         k->len = len;
         k->usable = len <= HWDB_GLOB_MAX_KEY;
         if (!k->usable)
-                return;
+                return 0;
+        k->words = words;
 
-        memset(k->index, 0, sizeof(k->index));
-        memset(&k->valid, 0, sizeof(k->valid));
-        k->n_masks = 1;  /* slot 0 stays all-zero: bytes absent from the key */
-        memset(&k->masks[0], 0, sizeof(k->masks[0]));
+        /* valid + slot 0 + one slot per distinct byte (at most 255). */
+        need = words * (2 + MIN(len, (size_t) 255));
+        if (need > k->allocated) {
+                uint64_t *n = reallocarray_safe(k->valid, need, sizeof(uint64_t));
 
-        for (size_t j = 0; j <= len; j++)
-                set_bit(&k->valid, j);
+                if (!n) {
+                        k->usable = false;
+                        return -ENOMEM;
+                }
+                k->valid = n;
+                k->allocated = need;
+        }
+        k->masks = k->valid + words;
+
+        /* Locals, so the compiler need not reload through k on every store. */
+        uint8_t *restrict index = k->index;
+        uint64_t *restrict valid = k->valid;
+        uint64_t *restrict masks = k->masks;
+        unsigned n_masks = 1;  /* slot 0 stays all-zero: bytes absent from the key */
+
+        /* One memset for every slot the key can need beats zeroing each
+         * slot when it is first used. */
+        memset(index, 0, sizeof(k->index));
+        memset(masks, 0, words * (1 + MIN(len, (size_t) 255)) * sizeof(uint64_t));
+        for (size_t i = 0; i < words; i++)
+                valid[i] = ~UINT64_C(0);
+        /* Positions 0..len are valid: clear the bits above len. */
+        if (len % 64 != 63)
+                valid[words - 1] = (UINT64_C(1) << (len % 64 + 1)) - 1;
 
         for (size_t j = 0; j < len; j++) {
                 uint8_t c = (uint8_t) key[j];
-                unsigned slot = k->index[c];
+                unsigned slot = index[c];
+                uint64_t *m;
 
                 if (slot == 0) {
-                        slot = k->n_masks++;
-                        k->index[c] = (uint8_t) slot;
-                        memset(&k->masks[slot], 0, sizeof(k->masks[slot]));
+                        slot = n_masks++;
+                        index[c] = (uint8_t) slot;
                 }
-                set_bit(&k->masks[slot], j + 1);
+                m = masks + slot * words;
+                m[(j + 1) / 64] |= UINT64_C(1) << ((j + 1) % 64);
         }
+        k->n_masks = n_masks;
+        return 0;
 }
 
-static void shift_left_one(HwdbGlobSet *s) {
-        for (unsigned i = HWDB_GLOB_WORDS - 1; i > 0; i--)
-                s->w[i] = (s->w[i] << 1) | (s->w[i - 1] >> 63);
-        s->w[0] <<= 1;
+void hwdb_glob_key_done(HwdbGlobKey *k) {
+        free(k->valid);
+        *k = (HwdbGlobKey) {};
 }
 
-bool hwdb_glob_step(const HwdbGlobKey *k, HwdbGlobSet *s, uint8_t c) {
+bool hwdb_glob_step(const HwdbGlobKey *k, uint64_t *dst, const uint64_t *src, uint8_t c) {
+        const size_t words = k->words;
+        const uint64_t *m;
+
         switch (c) {
         case '[':
         case '\\':
@@ -53,35 +87,35 @@ bool hwdb_glob_step(const HwdbGlobKey *k, HwdbGlobSet *s, uint8_t c) {
 
         case '*': {
                 /* Every position from the smallest reachable one on. */
-                unsigned i = 0;
+                size_t i = 0;
 
-                while (i < HWDB_GLOB_WORDS && s->w[i] == 0)
-                        i++;
-                if (i == HWDB_GLOB_WORDS)
+                while (i < words && src[i] == 0)
+                        dst[i++] = 0;
+                if (i == words)
                         return true;
                 /* Lowest set bit b becomes "all bits >= b": the two's
                  * complement negation of b has exactly those bits set. */
-                s->w[i] = UINT64_C(0) - (s->w[i] & (UINT64_C(0) - s->w[i]));
-                for (i++; i < HWDB_GLOB_WORDS; i++)
-                        s->w[i] = ~UINT64_C(0);
-                for (i = 0; i < HWDB_GLOB_WORDS; i++)
-                        s->w[i] &= k->valid.w[i];
+                dst[i] = (UINT64_C(0) - (src[i] & (UINT64_C(0) - src[i]))) & k->valid[i];
+                for (i++; i < words; i++)
+                        dst[i] = k->valid[i];
                 return true;
         }
 
         case '?':
-                shift_left_one(s);
-                for (unsigned i = 0; i < HWDB_GLOB_WORDS; i++)
-                        s->w[i] &= k->valid.w[i];
-                return true;
+                m = k->valid;
+                break;
 
-        default: {
-                const HwdbGlobSet *m = &k->masks[k->index[c]];
+        default:
+                m = k->masks + (size_t) k->index[c] * words;
+                break;
+        }
 
-                shift_left_one(s);
-                for (unsigned i = 0; i < HWDB_GLOB_WORDS; i++)
-                        s->w[i] &= m->w[i];
-                return true;
+        /* Shift by one position, keep what the byte allows. Walk from the
+         * top word down so dst may alias src. */
+        for (size_t i = words; i-- > 0;) {
+                uint64_t carry = i > 0 ? src[i - 1] >> 63 : 0;
+
+                dst[i] = ((src[i] << 1) | carry) & m[i];
         }
-        }
+        return true;
 }

@@ -6,50 +6,52 @@
 #include <stdint.h>
 
 /* An incremental matcher for the simple part of fnmatch(3) (flags 0): plain
- * bytes, '*' and '?'. It tracks the set of key positions that a pattern
- * prefix can have consumed. When that set becomes empty no extension of the
- * prefix can match, so the lookup skips the whole subtree; at a node with
- * values, "the key's end is in the set" is exactly fnmatch's answer.
+ * bytes, '*' and '?'. It tracks, as a bit set, the key positions that a
+ * pattern prefix can have consumed. When the set becomes empty no extension
+ * of the prefix can match, so the lookup skips the whole subtree; at a node
+ * with values, "the key's end is in the set" is exactly fnmatch's answer.
  * Brackets and backslashes are left to the real fnmatch(3): the step
  * function reports them and the caller stops using the set. Keys longer
  * than HWDB_GLOB_MAX_KEY bytes are not handled (the caller falls back to
- * fnmatch everywhere). */
+ * fnmatch everywhere).
+ *
+ * A set is an array of hwdb_glob_words(key) 64-bit words; the caller owns
+ * the storage. */
 
-#define HWDB_GLOB_WORDS 4
-#define HWDB_GLOB_MAX_KEY (HWDB_GLOB_WORDS * 64 - 1)
-
-typedef struct HwdbGlobSet {
-        uint64_t w[HWDB_GLOB_WORDS];
-} HwdbGlobSet;
+#define HWDB_GLOB_MAX_KEY 4095
 
 typedef struct HwdbGlobKey {
         size_t len;
+        size_t words;
         bool usable;
-        HwdbGlobSet valid;           /* positions 0..len */
-        uint8_t index[256];          /* byte -> slot in masks, 0 = not in key */
+        uint8_t index[256];     /* byte -> slot in masks, 0 = not in key */
         unsigned n_masks;
-        HwdbGlobSet masks[HWDB_GLOB_MAX_KEY + 2];  /* positions j+1 where key[j] == byte */
+        uint64_t *valid;        /* positions 0..len */
+        uint64_t *masks;        /* per slot: positions j+1 where key[j] == byte */
+        size_t allocated;       /* words allocated for valid + masks */
 } HwdbGlobKey;
 
-/* Prepares the per-key tables; positions are counted from the key start. */
-void hwdb_glob_key_init(HwdbGlobKey *k, const char *key, size_t len);
+/* Prepares the per-key tables (positions count from the key start).
+ * Returns -ENOMEM, else 0; an over-long key just leaves usable false. */
+int hwdb_glob_key_init(HwdbGlobKey *k, const char *key, size_t len);
+void hwdb_glob_key_done(HwdbGlobKey *k);
 
 /* The set holding only position pos. */
-void hwdb_glob_set_single(HwdbGlobSet *s, size_t pos);
+void hwdb_glob_set_single(const HwdbGlobKey *k, uint64_t *s, size_t pos);
 
-/* Advances the set over one pattern byte. Returns false for '[' and '\\',
- * which this matcher does not model (the set is then meaningless). */
-bool hwdb_glob_step(const HwdbGlobKey *k, HwdbGlobSet *s, uint8_t c);
+/* dst = src advanced over one pattern byte (dst may equal src). Returns
+ * false for '[' and '\\', which this matcher does not model. */
+bool hwdb_glob_step(const HwdbGlobKey *k, uint64_t *dst, const uint64_t *src, uint8_t c);
 
-static inline bool hwdb_glob_set_empty(const HwdbGlobSet *s) {
+static inline bool hwdb_glob_set_empty(const HwdbGlobKey *k, const uint64_t *s) {
         uint64_t acc = 0;
 
-        for (unsigned i = 0; i < HWDB_GLOB_WORDS; i++)
-                acc |= s->w[i];
+        for (size_t i = 0; i < k->words; i++)
+                acc |= s[i];
         return acc == 0;
 }
 
 /* Whether the pattern read so far matches the whole key. */
-static inline bool hwdb_glob_accepts(const HwdbGlobKey *k, const HwdbGlobSet *s) {
-        return (s->w[k->len / 64] >> (k->len % 64)) & 1;
+static inline bool hwdb_glob_accepts(const HwdbGlobKey *k, const uint64_t *s) {
+        return (s[k->len / 64] >> (k->len % 64)) & 1;
 }

@@ -15,12 +15,13 @@
 /* Below this many properties a linear scan beats hashing. */
 #define HWDB_INDEX_THRESHOLD 16u
 
+/* Frame d of the scan stack keeps its position set in sets[(d + 1) * words];
+ * sets[0] holds the start set. */
 struct HwdbScanFrame {
         HwdbNode node;
         unsigned next_child;
-        bool exact;             /* set is valid (no '[' or '\\' seen) */
+        bool exact;             /* the set is valid (no '[' or '\\' seen) */
         size_t pattern_mark;    /* pattern length before this node */
-        HwdbGlobSet set;
 };
 
 void hwdb_lookup_done(HwdbLookup *l) {
@@ -28,6 +29,9 @@ void hwdb_lookup_done(HwdbLookup *l) {
         free(l->index);
         free(l->pattern);
         free(l->stack);
+        free(l->sets);
+        if (l->glob)
+                hwdb_glob_key_done(l->glob);
         free(l->glob);
         *l = (HwdbLookup) {};
 }
@@ -160,10 +164,11 @@ static int pattern_reserve(HwdbLookup *l, const HwdbBin *b, size_t extra) {
  * prefix from byte skip on join the pattern. Returns 0 without pushing when
  * the pattern so far cannot match any start of the key. */
 static int scan_enter(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, size_t skip,
-                      const HwdbGlobSet *set, bool exact) {
+                      bool exact) {
+        const size_t words = l->glob->words;
+        uint64_t *parent = NULL, *s = NULL;
         HwdbScanFrame *f;
         HwdbNode n;
-        HwdbGlobSet s = {};
         size_t mark = l->pattern_len, len;
         const char *p;
         int r;
@@ -180,21 +185,27 @@ static int scan_enter(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, s
         if (r < 0)
                 return r;
 
-        if (exact)
-                s = *set;
+        if (exact) {
+                r = GREEDY_REALLOC(l->sets, l->sets_allocated, (l->n_stack + 2) * words);
+                if (r < 0)
+                        return r;
+                parent = l->sets + l->n_stack * words;
+                s = parent + words;
+                memcpy(s, parent, words * sizeof(uint64_t));
+        }
         if (edge >= 0) {
                 l->pattern[l->pattern_len++] = (char) edge;
                 if (exact) {
-                        exact = hwdb_glob_step(l->glob, &s, (uint8_t) edge);
-                        if (exact && hwdb_glob_set_empty(&s))
+                        exact = hwdb_glob_step(l->glob, s, s, (uint8_t) edge);
+                        if (exact && hwdb_glob_set_empty(l->glob, s))
                                 goto prune;
                 }
         }
         memcpy(l->pattern + l->pattern_len, p, len);
         l->pattern_len += len;
         for (size_t i = 0; exact && i < len; i++) {
-                exact = hwdb_glob_step(l->glob, &s, (uint8_t) p[i]);
-                if (exact && hwdb_glob_set_empty(&s))
+                exact = hwdb_glob_step(l->glob, s, s, (uint8_t) p[i]);
+                if (exact && hwdb_glob_set_empty(l->glob, s))
                         goto prune;
         }
 
@@ -206,8 +217,6 @@ static int scan_enter(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, s
         f->next_child = 0;
         f->exact = exact;
         f->pattern_mark = mark;
-        if (exact)
-                f->set = s;
         return 0;
 
 prune:
@@ -220,16 +229,19 @@ prune:
  * the key. */
 static int glob_scan(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, size_t skip,
                      const char *key, size_t pos) {
-        HwdbGlobSet start = {};
-        bool exact = !l->no_prune && l->glob->usable;
+        bool exact = l->glob->usable;
         int r;
 
         l->pattern_len = 0;
         l->n_stack = 0;
-        if (exact)
-                hwdb_glob_set_single(&start, pos);
+        if (exact) {
+                r = GREEDY_REALLOC(l->sets, l->sets_allocated, 2 * l->glob->words);
+                if (r < 0)
+                        return r;
+                hwdb_glob_set_single(l->glob, l->sets, pos);
+        }
 
-        r = scan_enter(l, b, off, edge, skip, &start, exact);
+        r = scan_enter(l, b, off, edge, skip, exact);
         if (r < 0)
                 return r;
 
@@ -237,15 +249,11 @@ static int glob_scan(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, si
                 HwdbScanFrame *f = &l->stack[l->n_stack - 1];
 
                 if (f->next_child < f->node.n_children) {
-                        HwdbGlobSet s = {};
-                        bool e = f->exact;
                         uint64_t child;
                         uint8_t c;
 
-                        if (e)
-                                s = f->set;
                         hwdb_bin_child(b, &f->node, f->next_child++, &c, &child);
-                        r = scan_enter(l, b, child, c, 0, &s, e);
+                        r = scan_enter(l, b, child, c, 0, f->exact);
                         if (r < 0)
                                 return r;
                         continue;
@@ -255,7 +263,7 @@ static int glob_scan(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, si
                         bool match;
 
                         if (f->exact)
-                                match = hwdb_glob_accepts(l->glob, &f->set);
+                                match = hwdb_glob_accepts(l->glob, l->sets + l->n_stack * l->glob->words);
                         else {
                                 l->pattern[l->pattern_len] = '\0';
                                 match = fnmatch(l->pattern, key + pos, 0) == 0;
@@ -293,8 +301,11 @@ int hwdb_lookup(HwdbLookup *l, const HwdbBin *b, const char *key) {
         key_len = strlen(key);
         if (l->no_prune)
                 l->glob->usable = false;
-        else
-                hwdb_glob_key_init(l->glob, key, key_len);
+        else {
+                r = hwdb_glob_key_init(l->glob, key, key_len);
+                if (r < 0)
+                        return r;
+        }
 
         l->visits = 0;
         l->max_visits = b->max_nodes > UINT64_MAX / (key_len + 2) ? UINT64_MAX

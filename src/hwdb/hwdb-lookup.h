@@ -38,6 +38,8 @@ typedef struct HwdbLookup {
         size_t pattern_len, pattern_allocated;
         HwdbScanFrame *stack;
         size_t n_stack, stack_allocated;
+        uint64_t *sets;         /* position sets of the scan frames */
+        size_t sets_allocated;
         HwdbGlobKey *glob;
         uint64_t visits, max_visits;
 } HwdbLookup;

@@ -145,7 +145,7 @@ typedef struct WriteFrame {
 } WriteFrame;
 
 static int write_node(Out *o, HwdbTrie *t, uint32_t idx, uint64_t strings_start,
-                      const uint32_t *string_pool, uint64_t *pos) {
+                      const uint32_t *string_pool, unsigned value_size, uint64_t *pos) {
         HwdbTrieNode *n = &t->nodes[idx];
         uint8_t rec[HWDB_VALUE_SIZE];
         unsigned n_children = 0;
@@ -184,7 +184,7 @@ static int write_node(Out *o, HwdbTrie *t, uint32_t idx, uint64_t strings_start,
                 hwdb_put64(rec + HWDB_VALUE_FILENAME, strings_start + string_pool[val->filename]);
                 hwdb_put32(rec + HWDB_VALUE_LINE, val->line);
                 hwdb_put16(rec + HWDB_VALUE_PRIORITY, val->priority);
-                r = out_write(o, rec, HWDB_VALUE_SIZE);
+                r = out_write(o, rec, value_size);
                 if (r < 0)
                         return r;
         }
@@ -193,11 +193,15 @@ static int write_node(Out *o, HwdbTrie *t, uint32_t idx, uint64_t strings_start,
                 return -E2BIG;
         n->prefix_len = (uint32_t) *pos;
         *pos += HWDB_NODE_SIZE + (uint64_t) n_children * HWDB_CHILD_SIZE +
-                n_values * HWDB_VALUE_SIZE;
+                n_values * value_size;
         return 0;
 }
 
 int hwdb_trie_write(HwdbTrie *t, const HwdbSink *sink) {
+        return hwdb_trie_write_full(t, sink, HWDB_VALUE_SIZE);
+}
+
+int hwdb_trie_write_full(HwdbTrie *t, const HwdbSink *sink, unsigned value_size) {
         _cleanup_free_ char *pool = NULL;
         _cleanup_free_ uint32_t *string_pool = NULL;
         _cleanup_free_ WriteFrame *stack = NULL;
@@ -207,6 +211,9 @@ int hwdb_trie_write(HwdbTrie *t, const HwdbSink *sink) {
         uint8_t h[HWDB_HEADER_SIZE] = {};
         int r;
 
+        if (value_size != HWDB_VALUE_SIZE && value_size != HWDB_VALUE_SIZE_OLD)
+                return -EINVAL;
+
         r = build_pool(t, &pool, &pool_len, &string_pool);
         if (r < 0)
                 return r;
@@ -214,7 +221,7 @@ int hwdb_trie_write(HwdbTrie *t, const HwdbSink *sink) {
         /* Every node but the root is exactly one child entry. */
         nodes_len = (uint64_t) t->n_nodes * HWDB_NODE_SIZE +
                     (uint64_t) (t->n_nodes - 1) * HWDB_CHILD_SIZE +
-                    (uint64_t) t->n_values * HWDB_VALUE_SIZE;
+                    (uint64_t) t->n_values * value_size;
         strings_start = HWDB_HEADER_SIZE + nodes_len;
         file_size = strings_start + pool_len;
 
@@ -235,7 +242,7 @@ int hwdb_trie_write(HwdbTrie *t, const HwdbSink *sink) {
                 for (uint32_t c = t->nodes[0].child; c != HWDB_TRIE_NONE; c = t->nodes[c].sibling)
                         root_size += HWDB_CHILD_SIZE;
                 for (uint32_t v = t->nodes[0].value; v != HWDB_TRIE_NONE; v = t->values[v].next)
-                        root_size += HWDB_VALUE_SIZE;
+                        root_size += value_size;
                 root_off = strings_start - root_size;
         }
 
@@ -245,7 +252,7 @@ int hwdb_trie_write(HwdbTrie *t, const HwdbSink *sink) {
         hwdb_put64(h + HWDB_HDR_HEADER_SIZE, HWDB_HEADER_SIZE);
         hwdb_put64(h + HWDB_HDR_NODE_SIZE, HWDB_NODE_SIZE);
         hwdb_put64(h + HWDB_HDR_CHILD_SIZE, HWDB_CHILD_SIZE);
-        hwdb_put64(h + HWDB_HDR_VALUE_SIZE, HWDB_VALUE_SIZE);
+        hwdb_put64(h + HWDB_HDR_VALUE_SIZE, value_size);
         hwdb_put64(h + HWDB_HDR_ROOT_OFF, root_off);
         hwdb_put64(h + HWDB_HDR_NODES_LEN, nodes_len);
         hwdb_put64(h + HWDB_HDR_STRINGS_LEN, pool_len);
@@ -271,7 +278,7 @@ int hwdb_trie_write(HwdbTrie *t, const HwdbSink *sink) {
                         stack[n_stack++] = (WriteFrame) { c, t->nodes[c].child };
                         continue;
                 }
-                r = write_node(o, t, f->node, strings_start, string_pool, &pos);
+                r = write_node(o, t, f->node, strings_start, string_pool, value_size, &pos);
                 if (r < 0)
                         return r;
                 n_stack--;
@@ -313,11 +320,15 @@ static int mem_write(void *userdata, const void *data, size_t size) {
 }
 
 int hwdb_trie_write_memory(HwdbTrie *t, void **ret, size_t *ret_size) {
+        return hwdb_trie_write_memory_full(t, HWDB_VALUE_SIZE, ret, ret_size);
+}
+
+int hwdb_trie_write_memory_full(HwdbTrie *t, unsigned value_size, void **ret, size_t *ret_size) {
         MemSink m = {};
         HwdbSink sink = { mem_begin, mem_write, &m };
         int r;
 
-        r = hwdb_trie_write(t, &sink);
+        r = hwdb_trie_write_full(t, &sink, value_size);
         if (r >= 0 && m.len != m.size)
                 r = -EIO;
         if (r < 0) {

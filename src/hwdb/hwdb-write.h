@@ -22,9 +22,14 @@ typedef struct HwdbSink {
 } HwdbSink;
 
 int hwdb_trie_write(HwdbTrie *t, const HwdbSink *sink);
+/* value_size 16 writes the old layout without file, line and priority (what
+ * `udevadm hwdb --update` writes); readers then let the value met last in
+ * the walk win. */
+int hwdb_trie_write_full(HwdbTrie *t, const HwdbSink *sink, unsigned value_size);
 
 /* Convenience: the whole image in a malloc'ed buffer. */
 int hwdb_trie_write_memory(HwdbTrie *t, void **ret, size_t *ret_size);
+int hwdb_trie_write_memory_full(HwdbTrie *t, unsigned value_size, void **ret, size_t *ret_size);
 
 /* Writes path atomically (temporary file in the same directory, fsync,
  * rename); nothing is left behind on failure. */

@@ -144,8 +144,11 @@ def dmi_key(rng, long):
 
 
 def realistic(rng, pats_by_prefix):
-    """Modalias-shaped keys like the kernel writes them."""
-    kind = rng.choice(("pci", "usb", "oui", "dmi", "dmi-long", "acpi", "bt", "input"))
+    """Modalias-shaped keys like the kernel writes them, in roughly the mix
+    udev asks for on a PC: mostly PCI and USB devices and interfaces, some
+    network (OUI), ACPI, Bluetooth and input devices, few DMI/keyboard keys."""
+    kind = rng.choices(("pci", "usb", "oui", "dmi", "dmi-long", "acpi", "bt", "input"),
+                       weights=(30, 30, 10, 3, 3, 10, 5, 9))[0]
     if kind == "pci":
         return b"pci:v%08Xd%08Xsv%08Xsd%08Xbc%02Xsc%02Xi%02X" % (
             rng.choice((0x8086, 0x10DE, 0x1002, 0x14E4, 0x10EC, rng.randrange(1 << 16))),
@@ -176,6 +179,8 @@ def main():
     ap.add_argument("--dir", default="/lib/udev/hwdb.d")
     ap.add_argument("--count", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=4)
+    ap.add_argument("--realistic", action="store_true",
+                    help="only modalias-shaped keys like the kernel writes (benchmark mix)")
     a = ap.parse_args()
 
     rng = random.Random(a.seed)
@@ -188,6 +193,12 @@ def main():
     allpats = [p for pats in pats_by_file.values() for p in pats]
     if not allpats:
         sys.exit("no match patterns found in " + a.dir)
+
+    if a.realistic:
+        out = sys.stdout.buffer
+        for _ in range(a.count):
+            out.write(realistic(rng, pats_by_prefix) + b"\n")
+        return
 
     keys = []
     # Every file contributes, small ones completely; the rest uniformly.

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "unit/unit-type.h"
+
+/* What systemd knows about each directive: where it may appear, how its
+ * value is parsed, and in which versions a bad value refuses the unit.
+ * The data lives in directives.tsv; gen-directive-table.py turns it into
+ * a sorted C array at build time. */
+
+typedef enum DirectiveKind {
+        DIRECTIVE_STRING,            /* free text; not validated */
+        DIRECTIVE_BOOL,
+        DIRECTIVE_USER,              /* User=, SocketUser= */
+        DIRECTIVE_GROUP,             /* Group=, SocketGroup= */
+        DIRECTIVE_GROUP_LIST,        /* SupplementaryGroups= */
+        DIRECTIVE_EXEC,              /* Exec*= command lines */
+        DIRECTIVE_PATH,              /* one absolute path, specifiers expanded */
+        DIRECTIVE_PATH_LIST,         /* paths with -/+ prefixes; not validated yet */
+        DIRECTIVE_WORKING_DIRECTORY,
+        DIRECTIVE_UNIT_NAME,         /* Slice=, Unit=, [Socket] Service= */
+        DIRECTIVE_UNIT_NAME_LIST,    /* dependencies, [Install] lists */
+        DIRECTIVE_SECURITY_LABEL,    /* SELinuxContext=, AppArmorProfile=, SmackProcessLabel= */
+        DIRECTIVE_ENUM,              /* one word out of Directive.values */
+        DIRECTIVE_INTEGER,           /* not validated yet */
+        DIRECTIVE_TIMESPAN,          /* not validated yet */
+        DIRECTIVE_MODE,              /* not validated yet */
+        DIRECTIVE_LIMIT,             /* not validated yet */
+        DIRECTIVE_SIGNAL,            /* not validated yet */
+        DIRECTIVE_SIZE,              /* not validated yet */
+        DIRECTIVE_CONDITION,         /* Condition*=, Assert*=; not validated yet */
+        DIRECTIVE_ENVIRONMENT,       /* Environment=; not validated yet */
+        DIRECTIVE_STDIO_INPUT,       /* StandardInput= */
+        DIRECTIVE_STDIO_OUTPUT,      /* StandardOutput=, StandardError= */
+        _DIRECTIVE_KIND_MAX,
+} DirectiveKind;
+
+typedef enum DirectiveEmpty {
+        DIRECTIVE_EMPTY_RESETS,      /* "Key=" clears the setting (or list) */
+        DIRECTIVE_EMPTY_IGNORED,     /* "Key=" does nothing (dependencies) */
+        DIRECTIVE_EMPTY_INVALID,     /* "Key=" is a bad value like any other */
+} DirectiveEmpty;
+
+typedef struct Directive {
+        const char *name;
+        /* "Unit", "Install", or NULL for the unit type's own section
+         * ([Service], [Socket], ...); see directive_section(). */
+        const char *section;
+        unsigned types;              /* UNIT_TYPE_BIT() mask */
+        DirectiveKind kind;
+        bool list;                   /* several lines accumulate */
+        DirectiveEmpty empty;
+        bool dash_escape;            /* a leading '-' makes errors non-fatal */
+        unsigned since;              /* first version, 0 = not recorded */
+        unsigned fatal_since;        /* 0 = never fatal */
+        unsigned fatal_until;        /* last fatal version, 0 = still fatal */
+        /* DIRECTIVE_ENUM: NULL-terminated allowed words ("@bool" = any
+         * boolean). Unit-name kinds: { ".service", NULL } when the named
+         * unit must have that type. NULL otherwise. */
+        const char *const *values;
+} Directive;
+
+/* The directive as systemd would look it up for a unit of this type, or
+ * NULL when systemd does not know it there (unknown key, or a section that
+ * does not belong to the type). With type _UNIT_TYPE_INVALID the type is
+ * taken from a type section's name; [Unit]/[Install] then match any type. */
+const Directive *directive_lookup(UnitType type, const char *section, const char *key);
+
+/* Whether any section of any unit type has a directive of that name. */
+bool directive_name_known(const char *name);
+
+/* Iterate over the whole table: for (size_t i = 0; (d = directive_get(i)); i++) */
+const Directive *directive_get(size_t i);
+size_t directive_count(void);
+
+/* The section name as it appears in a unit of the given type ("Service"
+ * for a type-section directive in a service). */
+const char *directive_section(const Directive *d, UnitType type);
+
+/* Whether an invalid value refuses the unit in this systemd version. */
+bool directive_is_fatal(const Directive *d, unsigned version);
+/* Whether the directive exists in that version (as far as recorded). */
+bool directive_exists_in(const Directive *d, unsigned version);
+
+const char *directive_kind_to_string(DirectiveKind k);

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <stdlib.h>
+#include <string.h>
+
+#include "basic/macro.h"
+#include "basic/utf8.h"
+#include "path-util.h"
+
+bool path_is_valid(const char *p) {
+        size_t component = 0, total = 0;
+
+        if (!p || !p[0])
+                return false;
+        for (; *p; p++) {
+                total++;
+                if (total >= VALIDATE_PATH_MAX)
+                        return false;
+                if (*p == '/')
+                        component = 0;
+                else if (++component > VALIDATE_NAME_MAX)
+                        return false;
+        }
+        return true;
+}
+
+/* Does p contain the component c (".", "..") anywhere? */
+static bool has_component(const char *p, const char *c) {
+        size_t n = strlen(c);
+
+        for (const char *s = p; s; s = strchr(s, '/')) {
+                if (*s == '/')
+                        s++;
+                if (strncmp(s, c, n) == 0 && (s[n] == '/' || s[n] == '\0'))
+                        return true;
+        }
+        return false;
+}
+
+bool path_is_normalized(const char *p) {
+        if (!path_is_valid(p))
+                return false;
+        if (has_component(p, "..") || has_component(p, "."))
+                return false;
+        return !strstr(p, "//");
+}
+
+bool filename_is_valid(const char *p) {
+        if (!p || !p[0] || streq(p, ".") || streq(p, ".."))
+                return false;
+        if (strchr(p, '/'))
+                return false;
+        return strlen(p) <= VALIDATE_NAME_MAX;
+}
+
+void path_simplify(char *p) {
+        char *w = p;
+        const char *r = p;
+        bool absolute = p[0] == '/';
+
+        if (absolute)
+                *w++ = *r++;
+
+        while (*r) {
+                const char *e;
+                size_t n;
+
+                while (*r == '/')
+                        r++;
+                if (!*r)
+                        break;
+                e = strchrnul(r, '/');
+                n = (size_t) (e - r);
+                if (n == 1 && r[0] == '.') {
+                        r = e;
+                        continue;
+                }
+                if (w > p && w[-1] != '/')
+                        *w++ = '/';
+                memmove(w, r, n);
+                w += n;
+                r = e;
+        }
+        /* A relative path made only of "." parts becomes ".". */
+        if (w == p)
+                *w++ = '.';
+        *w = '\0';
+}
+
+PathCheck path_check_absolute(const char *p) {
+        _cleanup_free_ char *copy = NULL;
+
+        if (!utf8_is_valid(p, strlen(p)))
+                return PATH_CHECK_BAD_UTF8;
+        if (!path_is_absolute(p))
+                return PATH_CHECK_NOT_ABSOLUTE;
+
+        copy = strdup(p);
+        if (!copy)
+                return PATH_CHECK_BAD_LENGTH; /* cannot happen for sane input; err on refusal */
+        path_simplify(copy);
+        if (!path_is_valid(copy))
+                return PATH_CHECK_BAD_LENGTH;
+        if (!path_is_normalized(copy))
+                return PATH_CHECK_NOT_NORMALIZED;
+        return PATH_CHECK_OK;
+}
+
+const char *path_check_to_string(PathCheck c) {
+        switch (c) {
+        case PATH_CHECK_OK:
+                return "path is valid";
+        case PATH_CHECK_NOT_ABSOLUTE:
+                return "path is not absolute";
+        case PATH_CHECK_BAD_UTF8:
+                return "path is not valid UTF-8";
+        case PATH_CHECK_BAD_LENGTH:
+                return "path has an invalid length";
+        case PATH_CHECK_NOT_NORMALIZED:
+                return "path is not normalized";
+        }
+        return NULL;
+}

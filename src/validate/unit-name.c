@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "basic/macro.h"
+#include "path-util.h"
+#include "unit-name.h"
+
+static bool valid_name_char(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               (c && strchr(":-_.\\", c));
+}
+
+int unit_name_classify(const char *name) {
+        const char *dot, *at = NULL;
+
+        if (!name || !name[0] || strlen(name) >= UNIT_NAME_MAX)
+                return -EINVAL;
+
+        dot = strrchr(name, '.');
+        if (!dot || dot == name)
+                return -EINVAL;
+        if (unit_type_from_string(dot + 1) < 0)
+                return -EINVAL;
+
+        for (const char *p = name; p < dot; p++) {
+                if (*p == '@') {
+                        if (!at)
+                                at = p;
+                        continue;
+                }
+                if (!valid_name_char(*p))
+                        return -EINVAL;
+        }
+
+        if (!at)
+                return UNIT_NAME_PLAIN;
+        if (at == name)
+                return -EINVAL; /* empty prefix */
+        return at + 1 == dot ? UNIT_NAME_TEMPLATE : UNIT_NAME_INSTANCE;
+}
+
+bool unit_name_is_valid(const char *name, UnitNameFlags flags) {
+        int r = unit_name_classify(name);
+
+        return r > 0 && (r & flags);
+}
+
+int unit_name_to_prefix(const char *name, char **ret) {
+        const char *end;
+        char *s;
+
+        if (unit_name_classify(name) < 0)
+                return -EINVAL;
+        end = strchr(name, '@');
+        if (!end)
+                end = strrchr(name, '.');
+        s = strndup(name, (size_t) (end - name));
+        if (!s)
+                return -ENOMEM;
+        *ret = s;
+        return 0;
+}
+
+int unit_name_to_instance(const char *name, char **ret) {
+        const char *at, *dot;
+        int kind;
+
+        kind = unit_name_classify(name);
+        if (kind < 0)
+                return kind;
+        if (kind == UNIT_NAME_PLAIN) {
+                if (ret)
+                        *ret = NULL;
+                return kind;
+        }
+        at = strchr(name, '@');
+        dot = strrchr(name, '.');
+        if (ret) {
+                char *s = strndup(at + 1, (size_t) (dot - at - 1));
+                if (!s)
+                        return -ENOMEM;
+                *ret = s;
+        }
+        return kind;
+}
+
+int unit_name_without_suffix(const char *name, char **ret) {
+        char *s;
+
+        if (unit_name_classify(name) < 0)
+                return -EINVAL;
+        s = strndup(name, (size_t) (strrchr(name, '.') - name));
+        if (!s)
+                return -ENOMEM;
+        *ret = s;
+        return 0;
+}
+
+int unit_name_template(const char *name, char **ret) {
+        const char *at, *dot;
+        size_t a;
+        char *s;
+
+        if (!unit_name_is_valid(name, UNIT_NAME_TEMPLATE | UNIT_NAME_INSTANCE))
+                return -EINVAL;
+        at = strchr(name, '@');
+        dot = strrchr(name, '.');
+        a = (size_t) (at - name) + 1;
+        s = malloc(a + strlen(dot) + 1);
+        if (!s)
+                return -ENOMEM;
+        memcpy(s, name, a);
+        strcpy(s + a, dot);
+        *ret = s;
+        return 0;
+}
+
+UnitType unit_name_to_type(const char *name) {
+        if (unit_name_classify(name) < 0)
+                return _UNIT_TYPE_INVALID;
+        return unit_type_from_string(strrchr(name, '.') + 1);
+}
+
+static int unhex(char c) {
+        if (c >= '0' && c <= '9')
+                return c - '0';
+        if (c >= 'a' && c <= 'f')
+                return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F')
+                return c - 'A' + 10;
+        return -1;
+}
+
+int unit_name_unescape(const char *s, char **ret) {
+        _cleanup_free_ char *r = NULL;
+        char *t;
+
+        r = strdup(s);
+        if (!r)
+                return -ENOMEM;
+
+        for (t = r; *s; s++) {
+                if (*s == '-')
+                        *t++ = '/';
+                else if (*s == '\\') {
+                        int a, b;
+
+                        if (s[1] != 'x')
+                                return -EINVAL;
+                        a = unhex(s[2]);
+                        if (a < 0)
+                                return -EINVAL;
+                        b = unhex(s[3]);
+                        if (b < 0)
+                                return -EINVAL;
+                        *t++ = (char) ((a << 4) | b);
+                        s += 3;
+                } else
+                        *t++ = *s;
+        }
+        *t = '\0';
+        *ret = TAKE_PTR(r);
+        return 0;
+}
+
+int unit_name_path_unescape(const char *s, char **ret) {
+        _cleanup_free_ char *w = NULL;
+        char *p;
+        int r;
+
+        if (!s || !s[0])
+                return -EINVAL;
+        if (streq(s, "-")) {
+                p = strdup("/");
+                if (!p)
+                        return -ENOMEM;
+                *ret = p;
+                return 0;
+        }
+
+        r = unit_name_unescape(s, &w);
+        if (r < 0)
+                return r;
+        if (w[0] == '/' || endswith(w, "/"))
+                return -EINVAL;
+
+        p = malloc(strlen(w) + 2);
+        if (!p)
+                return -ENOMEM;
+        p[0] = '/';
+        strcpy(p + 1, w);
+        if (!path_is_normalized(p)) {
+                free(p);
+                return -EINVAL;
+        }
+        *ret = p;
+        return 0;
+}

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Pruning must never change an answer: on a real database (the system's
+ * hwdb.bin, or the file named by $HWDB_BIN), keys made from the trie's own
+ * match strings get identical answers with and without pruning. Also checks
+ * the lookup-state reuse and the property index for large answers. */
+#include <stdlib.h>
+
+#include "hwdb-test-util.h"
+#include "hwdb/hwdb-dirs.h"
+#include "tests.h"
+
+typedef struct Walk {
+        char pattern[4096];
+        char **keys;
+        size_t n_keys, allocated;
+        unsigned counter;
+} Walk;
+
+static void add_key(Walk *w, const char *k) {
+        if (w->n_keys == w->allocated) {
+                w->allocated = w->allocated ? w->allocated * 2 : 1024;
+                w->keys = realloc(w->keys, w->allocated * sizeof(char *));
+                if (!w->keys)
+                        abort();
+        }
+        w->keys[w->n_keys++] = strdup(k);
+}
+
+/* Turns a pattern into a key it probably matches; fill picks the text put
+ * in for '*'. */
+static void instantiate(const char *pat, int fill, char *out, size_t size) {
+        static const char *const stars[] = { "", "0A", "XYZ123", "sv00001234sd00005678bc03sc00i00" };
+        size_t o = 0;
+
+        for (const char *p = pat; *p && o + 40 < size; p++) {
+                if (*p == '*') {
+                        o += (size_t) snprintf(out + o, size - o, "%s", stars[fill % 4]);
+                } else if (*p == '?')
+                        out[o++] = 'A';
+                else if (*p == '[') {
+                        const char *end = strchr(p + 1, ']');
+                        out[o++] = end && p[1] != '!' && p[1] != '^' ? p[1] : 'x';
+                        if (end)
+                                p = end;
+                } else
+                        out[o++] = *p;
+        }
+        out[o] = '\0';
+}
+
+static void walk(const HwdbBin *b, uint64_t off, size_t len, Walk *w, int depth) {
+        HwdbNode n;
+        size_t pl;
+
+        if (depth > 400 || hwdb_bin_node(b, off, &n) < 0)
+                return;
+        pl = strlen(n.prefix);
+        if (len + pl + 2 >= sizeof(w->pattern))
+                return;
+        memcpy(w->pattern + len, n.prefix, pl + 1);
+        len += pl;
+        if (n.n_values > 0 && w->counter++ % 5 == 0) {
+                char key[8192];
+                for (int fill = 0; fill < 4; fill++) {
+                        instantiate(w->pattern, fill + (int) w->counter, key, sizeof(key));
+                        add_key(w, key);
+                }
+        }
+        for (unsigned i = 0; i < n.n_children; i++) {
+                uint8_t c;
+                uint64_t child;
+
+                hwdb_bin_child(b, &n, i, &c, &child);
+                w->pattern[len] = (char) c;
+                walk(b, child, len + 1, w, depth + 1);
+        }
+}
+
+TEST(prune_changes_nothing) {
+        _cleanup_(hwdb_bin_freep) HwdbBin *b = NULL;
+        _cleanup_(hwdb_lookup_done) HwdbLookup fast = {}, slow = {};
+        const char *path = getenv("HWDB_BIN");
+        Walk w = {};
+        size_t matched = 0;
+        int r;
+
+        if (!path) {
+                for (const char *const *p = hwdb_default_bin_paths; *p && !b; p++)
+                        if (hwdb_bin_open(*p, &b, NULL) >= 0)
+                                path = *p;
+        } else
+                CHECK(hwdb_bin_open(path, &b, NULL) == 0);
+        if (!b) {
+                printf("no hwdb.bin on this system, skipping\n");
+                exit(77);
+        }
+
+        walk(b, b->root_off, 0, &w, 0);
+        CHECK(w.n_keys > 100);
+        slow.no_prune = true;
+        for (size_t i = 0; i < w.n_keys; i++) {
+                int rf = hwdb_lookup(&fast, b, w.keys[i]);
+                int rs = hwdb_lookup(&slow, b, w.keys[i]);
+
+                CHECK_INT_EQ(rf, rs);
+                if (rf != rs || rf < 0) {
+                        fprintf(stderr, "key '%s'\n", w.keys[i]);
+                        break;
+                }
+                matched += rf > 0;
+                for (size_t k = 0; k < fast.n_props; k++)
+                        if (!streq(fast.props[k].key, slow.props[k].key) ||
+                            !streq(fast.props[k].value, slow.props[k].value)) {
+                                fprintf(stderr, "key '%s' differs at property %zu\n", w.keys[i], k);
+                                CHECK(false);
+                                break;
+                        }
+        }
+        printf("%s: %zu keys, %zu with properties\n", path, w.n_keys, matched);
+        CHECK(matched > w.n_keys / 2);
+        for (size_t i = 0; i < w.n_keys; i++)
+                free(w.keys[i]);
+        free(w.keys);
+        (void) r;
+}
+
+TEST(many_properties) {
+        /* Enough keys to switch the result to its hash index, set twice with
+         * different priorities through two patterns. */
+        _cleanup_free_ char *src = malloc(64 * 1024);
+        _cleanup_(hwdb_bin_freep) HwdbBin *b = NULL;
+        _cleanup_(hwdb_lookup_done) HwdbLookup l = {};
+        size_t o = 0;
+
+        CHECK(src);
+        o += (size_t) sprintf(src + o, "k:*\n");
+        for (int i = 0; i < 300; i++)
+                o += (size_t) sprintf(src + o, " P%03d=star\n", i);
+        o += (size_t) sprintf(src + o, "\nk:x\n");
+        for (int i = 0; i < 300; i += 2)
+                o += (size_t) sprintf(src + o, " P%03d=exact\n", i);
+        CHECK(build_db(src, NULL, &b) == 0);
+        for (int round = 0; round < 3; round++) {
+                CHECK_INT_EQ(hwdb_lookup(&l, b, "k:x"), 300);
+                for (int i = 0; i < 300; i++) {
+                        char name[8];
+                        snprintf(name, sizeof(name), "P%03d", i);
+                        CHECK_STR_EQ(l.props[i].key, name);
+                        CHECK_STR_EQ(l.props[i].value, i % 2 == 0 ? "exact" : "star");
+                }
+                CHECK_INT_EQ(hwdb_lookup(&l, b, "k:y"), 300);
+                CHECK_STR_EQ(l.props[0].value, "star");
+                CHECK_INT_EQ(hwdb_lookup(&l, b, "nothing"), 0);
+        }
+}
+
+TEST(old_value_format) {
+        /* 16-byte value entries carry no priority: the value met last in the
+         * walk wins, so the more specific (later walked) record beats a
+         * later file. With 32-byte entries the later file wins. */
+        const char *srcs[] = {
+                "p:generic:specific*\n PRIO=10-base-specific\n",
+                "p:generic*\n PRIO=20-override\n",
+        };
+        for (unsigned vs = 16; vs <= 32; vs += 16) {
+                _cleanup_(hwdb_trie_freep) HwdbTrie *t = NULL;
+                _cleanup_(hwdb_bin_freep) HwdbBin *b = NULL;
+                _cleanup_(diag_list_done) DiagList d = {};
+                void *image;
+                size_t size;
+                char out[256];
+
+                CHECK(hwdb_trie_new(&t) == 0);
+                for (size_t i = 0; i < 2; i++)
+                        CHECK(hwdb_source_parse(t, srcs[i], strlen(srcs[i]), i ? "20.hwdb" : "10.hwdb",
+                                                (uint16_t) (i + 1), &d) >= 0);
+                CHECK(hwdb_trie_write_memory_full(t, vs, &image, &size) == 0);
+                CHECK(hwdb_bin_new_from_memory(image, size, true, &b, NULL) == 0);
+                CHECK(hwdb_bin_verify(b, NULL) > 0);
+                CHECK_INT_EQ(answer(b, "p:generic:specific:x", out, sizeof(out)), 1);
+                CHECK_STR_EQ(out, vs == 16 ? "PRIO=10-base-specific\n" : "PRIO=20-override\n");
+        }
+}
+
+TESTS_MAIN(T(prune_changes_nothing), T(many_properties), T(old_value_format))

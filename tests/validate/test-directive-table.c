@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <string.h>
+
+#include "basic/macro.h"
+#include "tests.h"
+#include "validate/directive-table.h"
+
+TEST(lookup) {
+        const Directive *d;
+
+        d = directive_lookup(UNIT_SERVICE, "Service", "User");
+        CHECK(d && d->kind == DIRECTIVE_USER && !d->section);
+        CHECK_STR_EQ(directive_section(d, UNIT_SOCKET), "Socket");
+        CHECK(directive_lookup(UNIT_SOCKET, "Socket", "User") == d);
+        CHECK(directive_lookup(UNIT_MOUNT, "Mount", "User") == d);
+        CHECK(directive_lookup(UNIT_SWAP, "Swap", "User") == d);
+        CHECK(!directive_lookup(UNIT_TIMER, "Timer", "User"));
+        CHECK(!directive_lookup(UNIT_SERVICE, "Socket", "User")); /* wrong section for the type */
+        CHECK(!directive_lookup(UNIT_SERVICE, "Unit", "User"));
+        CHECK(!directive_lookup(UNIT_SERVICE, "Service", "user")); /* keys are case-sensitive */
+        CHECK(!directive_lookup(UNIT_SERVICE, "service", "User"));
+        CHECK(directive_lookup(_UNIT_TYPE_INVALID, "Socket", "User") == d);
+
+        d = directive_lookup(UNIT_TIMER, "Unit", "After");
+        CHECK(d && d->kind == DIRECTIVE_UNIT_NAME_LIST && d->empty == DIRECTIVE_EMPTY_IGNORED && d->list);
+        CHECK_STR_EQ(directive_section(d, UNIT_TIMER), "Unit");
+        CHECK(directive_lookup(UNIT_SERVICE, "Install", "WantedBy"));
+        CHECK(!directive_lookup(UNIT_SERVICE, "Install", "After"));
+
+        /* Same name, different meaning per type. */
+        d = directive_lookup(UNIT_SERVICE, "Service", "Type");
+        CHECK(d && d->kind == DIRECTIVE_ENUM && d->values);
+        d = directive_lookup(UNIT_MOUNT, "Mount", "Type");
+        CHECK(d && d->kind == DIRECTIVE_STRING);
+        d = directive_lookup(UNIT_SOCKET, "Socket", "Service");
+        CHECK(d && d->kind == DIRECTIVE_UNIT_NAME && d->values && streq(d->values[0], ".service"));
+        CHECK(!directive_lookup(UNIT_SERVICE, "Service", "Service"));
+
+        CHECK(directive_name_known("ExecStart"));
+        CHECK(directive_name_known("WantedBy"));
+        CHECK(!directive_name_known("ExecStartt"));
+        CHECK(!directive_name_known(NULL));
+        CHECK(!directive_lookup(UNIT_SERVICE, NULL, "User"));
+}
+
+TEST(fatal_lists) {
+        /* reference §5, per version */
+        static const struct {
+                UnitType type;
+                const char *section, *key;
+                unsigned since, until;
+                bool dash;
+        } v[] = {
+                { UNIT_SERVICE, "Service", "ExecStart", 234, 0, true },
+                { UNIT_SERVICE, "Service", "ExecStartPre", 234, 0, true },
+                { UNIT_SERVICE, "Service", "ExecCondition", 234, 0, true },
+                { UNIT_SERVICE, "Service", "ExecReload", 234, 0, true },
+                { UNIT_SERVICE, "Service", "ExecStop", 234, 0, true },
+                { UNIT_SERVICE, "Service", "ExecStopPost", 234, 0, true },
+                { UNIT_SOCKET, "Socket", "ExecStartPre", 234, 0, true },
+                { UNIT_SOCKET, "Socket", "ExecStopPre", 234, 0, true },
+                { UNIT_SERVICE, "Service", "WorkingDirectory", 234, 0, true },
+                { UNIT_SERVICE, "Service", "SELinuxContext", 234, 0, true },
+                { UNIT_SERVICE, "Service", "AppArmorProfile", 234, 0, true },
+                { UNIT_SERVICE, "Service", "SmackProcessLabel", 234, 0, true },
+                { UNIT_SERVICE, "Service", "User", 234, 0, false },
+                { UNIT_SERVICE, "Service", "Group", 234, 0, false },
+                { UNIT_SERVICE, "Service", "SupplementaryGroups", 234, 0, false },
+                { UNIT_SOCKET, "Socket", "SocketUser", 234, 0, false },
+                { UNIT_SOCKET, "Socket", "SocketGroup", 234, 0, false },
+                { UNIT_SERVICE, "Service", "RootDirectory", 234, 0, false },
+                { UNIT_SERVICE, "Service", "RootImage", 234, 0, false },
+                { UNIT_SERVICE, "Service", "RootVerity", 246, 0, false },
+                { UNIT_SERVICE, "Service", "DynamicUser", 234, 0, false },
+                { UNIT_MOUNT, "Mount", "DynamicUser", 234, 0, false },
+                { UNIT_SOCKET, "Socket", "Service", 234, 246, false },
+                { UNIT_SERVICE, "Service", "StandardOutput", 239, 246, false },
+                { UNIT_SERVICE, "Service", "StandardInput", 239, 246, false },
+                { UNIT_SERVICE, "Service", "StandardError", 239, 246, false },
+                { UNIT_SERVICE, "Service", "PrivateTmp", 0, 0, false },
+                { UNIT_SERVICE, "Service", "NoNewPrivileges", 0, 0, false },
+                { UNIT_SERVICE, "Service", "ProtectSystem", 0, 0, false },
+                { UNIT_SERVICE, "Unit", "Description", 0, 0, false },
+        };
+
+        for (size_t i = 0; i < ELEMENTSOF(v); i++) {
+                const Directive *d = directive_lookup(v[i].type, v[i].section, v[i].key);
+
+                if (!d) {
+                        fprintf(stderr, "missing %s\n", v[i].key);
+                        tests_failed++;
+                        continue;
+                }
+                CHECK_INT_EQ(d->fatal_since, v[i].since);
+                CHECK_INT_EQ(d->fatal_until, v[i].until);
+                CHECK_INT_EQ(d->dash_escape, v[i].dash);
+                CHECK(!directive_is_fatal(d, 233));
+                if (v[i].since) {
+                        CHECK(directive_is_fatal(d, v[i].since));
+                        CHECK(!directive_is_fatal(d, v[i].since - 1));
+                        CHECK_INT_EQ(directive_is_fatal(d, 252), v[i].until == 0);
+                        if (v[i].until)
+                                CHECK(!directive_is_fatal(d, v[i].until + 1));
+                } else
+                        CHECK(!directive_is_fatal(d, 252));
+        }
+}
+
+TEST(empties) {
+        const Directive *d;
+
+        d = directive_lookup(UNIT_SERVICE, "Service", "DynamicUser");
+        CHECK(d && d->empty == DIRECTIVE_EMPTY_INVALID);
+        d = directive_lookup(UNIT_SERVICE, "Service", "User");
+        CHECK(d && d->empty == DIRECTIVE_EMPTY_RESETS);
+        d = directive_lookup(UNIT_SERVICE, "Service", "ExecStart");
+        CHECK(d && d->empty == DIRECTIVE_EMPTY_RESETS && d->list);
+        d = directive_lookup(UNIT_SERVICE, "Service", "PrivateTmp");
+        CHECK(d && d->kind == DIRECTIVE_BOOL && d->empty == DIRECTIVE_EMPTY_INVALID);
+        d = directive_lookup(UNIT_SERVICE, "Unit", "Wants");
+        CHECK(d && d->empty == DIRECTIVE_EMPTY_IGNORED);
+        d = directive_lookup(UNIT_SOCKET, "Socket", "Service");
+        CHECK(d && d->empty == DIRECTIVE_EMPTY_INVALID);
+}
+
+TEST(iteration) {
+        size_t n = 0;
+        const Directive *d, *prev = NULL;
+
+        for (size_t i = 0; (d = directive_get(i)); i++) {
+                n++;
+                CHECK(d->name && d->name[0]);
+                CHECK(d->types != 0);
+                CHECK(directive_kind_to_string(d->kind));
+                CHECK(!d->section || streq(d->section, "Unit") || streq(d->section, "Install"));
+                if (d->kind == DIRECTIVE_ENUM)
+                        CHECK(d->values && d->values[0]);
+                if (prev)
+                        CHECK(strcmp(prev->name, d->name) <= 0);
+                /* every entry must be found again by lookup */
+                for (int t = 0; t < _UNIT_TYPE_MAX; t++)
+                        if (d->types & UNIT_TYPE_BIT(t))
+                                CHECK(directive_lookup((UnitType) t, directive_section(d, (UnitType) t), d->name) == d);
+                prev = d;
+        }
+        CHECK_INT_EQ(n, directive_count());
+        CHECK(n > 400);
+}
+
+TESTS_MAIN(T(lookup), T(fatal_lists), T(empties), T(iteration))

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <string.h>
+
+#include "basic/macro.h"
+#include "tests.h"
+#include "validate/parse-util.h"
+#include "validate/path-util.h"
+#include "validate/unit-name.h"
+
+TEST(unit_name_validity) {
+        static const struct {
+                const char *name;
+                int kind;
+        } v[] = {
+                { "foo.service", UNIT_NAME_PLAIN },
+                { "foo@.service", UNIT_NAME_TEMPLATE },
+                { "foo@bar.service", UNIT_NAME_INSTANCE },
+                { "getty@tty1.service", UNIT_NAME_INSTANCE },
+                { "foo@a@b.service", UNIT_NAME_INSTANCE }, /* later '@' belong to the instance */
+                { "system-systemd\\x2dcryptsetup.slice", UNIT_NAME_PLAIN },
+                { "-.mount", UNIT_NAME_PLAIN },
+                { "a:b_c.d-e.target", UNIT_NAME_PLAIN },
+                { "@foo.service", -EINVAL },
+                { "@.service", -EINVAL },
+                { "foo", -EINVAL },
+                { ".service", -EINVAL },
+                { "foo.bogus", -EINVAL },
+                { "foo bar.service", -EINVAL },
+                { "foo/bar.service", -EINVAL },
+                { "f\xc3\xbc.service", -EINVAL },
+                { "", -EINVAL },
+                { "foo.service.d", -EINVAL },
+                { "foo@bar baz.service", -EINVAL },
+        };
+
+        for (size_t i = 0; i < ELEMENTSOF(v); i++) {
+                int r = unit_name_classify(v[i].name);
+                if (r != v[i].kind) {
+                        fprintf(stderr, "classify '%s' = %d, want %d\n", v[i].name, r, v[i].kind);
+                        tests_failed++;
+                }
+        }
+        CHECK(!unit_name_is_valid(NULL, UNIT_NAME_ANY));
+        CHECK(unit_name_is_template("foo@.service"));
+        CHECK(!unit_name_is_template("foo@x.service"));
+        CHECK(unit_name_is_instance("foo@x.service"));
+        CHECK(unit_name_is_valid("foo@x.service", UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE));
+        CHECK(!unit_name_is_valid("foo@.service", UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE));
+}
+
+TEST(unit_name_length) {
+        char buf[300];
+
+        /* 255 bytes in total is the longest valid name. */
+        memset(buf, 'a', sizeof(buf));
+        strcpy(buf + 255 - strlen(".service"), ".service");
+        CHECK_INT_EQ(strlen(buf), 255);
+        CHECK(unit_name_is_valid(buf, UNIT_NAME_PLAIN));
+        memset(buf, 'a', sizeof(buf));
+        strcpy(buf + 256 - strlen(".service"), ".service");
+        CHECK(!unit_name_is_valid(buf, UNIT_NAME_PLAIN));
+}
+
+TEST(unit_name_parts) {
+        char *s = NULL;
+
+        CHECK_INT_EQ(unit_name_to_prefix("foo@bar.service", &s), 0);
+        CHECK_STR_EQ(s, "foo");
+        free(s);
+        CHECK_INT_EQ(unit_name_to_prefix("foo-bar.service", &s), 0);
+        CHECK_STR_EQ(s, "foo-bar");
+        free(s);
+        CHECK_INT_EQ(unit_name_to_prefix("bad name", &s), -EINVAL);
+
+        CHECK_INT_EQ(unit_name_to_instance("foo@bar.service", &s), UNIT_NAME_INSTANCE);
+        CHECK_STR_EQ(s, "bar");
+        free(s);
+        CHECK_INT_EQ(unit_name_to_instance("foo@.service", &s), UNIT_NAME_TEMPLATE);
+        CHECK_STR_EQ(s, "");
+        free(s);
+        s = (char *) "x";
+        CHECK_INT_EQ(unit_name_to_instance("foo.service", &s), UNIT_NAME_PLAIN);
+        CHECK(s == NULL);
+        CHECK_INT_EQ(unit_name_to_instance("foo@a@b.socket", &s), UNIT_NAME_INSTANCE);
+        CHECK_STR_EQ(s, "a@b");
+        free(s);
+
+        CHECK_INT_EQ(unit_name_without_suffix("foo@bar.service", &s), 0);
+        CHECK_STR_EQ(s, "foo@bar");
+        free(s);
+        CHECK_INT_EQ(unit_name_template("foo@bar.service", &s), 0);
+        CHECK_STR_EQ(s, "foo@.service");
+        free(s);
+        CHECK_INT_EQ(unit_name_template("foo.service", &s), -EINVAL);
+
+        CHECK_INT_EQ(unit_name_to_type("foo@bar.socket"), UNIT_SOCKET);
+        CHECK_INT_EQ(unit_name_to_type("-.mount"), UNIT_MOUNT);
+        CHECK_INT_EQ(unit_name_to_type("foo"), _UNIT_TYPE_INVALID);
+}
+
+TEST(unit_name_unescaping) {
+        char *s = NULL;
+
+        CHECK_INT_EQ(unit_name_unescape("a\\x3ab", &s), 0);
+        CHECK_STR_EQ(s, "a:b");
+        free(s);
+        CHECK_INT_EQ(unit_name_unescape("dev-sda1", &s), 0);
+        CHECK_STR_EQ(s, "dev/sda1");
+        free(s);
+        CHECK_INT_EQ(unit_name_unescape("system-systemd\\x2dcryptsetup", &s), 0);
+        CHECK_STR_EQ(s, "system/systemd-cryptsetup");
+        free(s);
+        CHECK_INT_EQ(unit_name_unescape("a\\x4", &s), -EINVAL);
+        CHECK_INT_EQ(unit_name_unescape("a\\n", &s), -EINVAL);
+        CHECK_INT_EQ(unit_name_unescape("a\\", &s), -EINVAL);
+
+        CHECK_INT_EQ(unit_name_path_unescape("-", &s), 0);
+        CHECK_STR_EQ(s, "/");
+        free(s);
+        CHECK_INT_EQ(unit_name_path_unescape("var-lib-x", &s), 0);
+        CHECK_STR_EQ(s, "/var/lib/x");
+        free(s);
+        CHECK_INT_EQ(unit_name_path_unescape("-var", &s), -EINVAL);
+        CHECK_INT_EQ(unit_name_path_unescape("a--b", &s), -EINVAL);
+        CHECK_INT_EQ(unit_name_path_unescape("", &s), -EINVAL);
+}
+
+TEST(booleans) {
+        static const char *const yes[] = { "1", "yes", "YES", "y", "Y", "true", "True", "t", "on", "On" };
+        static const char *const no[] = { "0", "no", "No", "n", "false", "FALSE", "f", "off", "OFF" };
+        static const char *const bad[] = { "", "maybe", "2", "yess", "o", " yes", "-1", "ja" };
+
+        for (size_t i = 0; i < ELEMENTSOF(yes); i++)
+                CHECK_INT_EQ(parse_boolean(yes[i]), 1);
+        for (size_t i = 0; i < ELEMENTSOF(no); i++)
+                CHECK_INT_EQ(parse_boolean(no[i]), 0);
+        for (size_t i = 0; i < ELEMENTSOF(bad); i++)
+                CHECK_INT_EQ(parse_boolean(bad[i]), -EINVAL);
+        CHECK_INT_EQ(parse_boolean(NULL), -EINVAL);
+}
+
+TEST(paths) {
+        char buf[5000];
+
+        CHECK_INT_EQ(path_check_absolute("/var/lib/x"), PATH_CHECK_OK);
+        CHECK_INT_EQ(path_check_absolute("/"), PATH_CHECK_OK);
+        CHECK_INT_EQ(path_check_absolute("/a//b/./c/"), PATH_CHECK_OK);
+        CHECK_INT_EQ(path_check_absolute("relative"), PATH_CHECK_NOT_ABSOLUTE);
+        CHECK_INT_EQ(path_check_absolute("-/x"), PATH_CHECK_NOT_ABSOLUTE);
+        CHECK_INT_EQ(path_check_absolute(""), PATH_CHECK_NOT_ABSOLUTE);
+        CHECK_INT_EQ(path_check_absolute("~"), PATH_CHECK_NOT_ABSOLUTE);
+        CHECK_INT_EQ(path_check_absolute("/a/../b"), PATH_CHECK_NOT_NORMALIZED);
+        CHECK_INT_EQ(path_check_absolute("/a/.."), PATH_CHECK_NOT_NORMALIZED);
+        CHECK_INT_EQ(path_check_absolute("/\xff"), PATH_CHECK_BAD_UTF8);
+
+        memset(buf, 'a', sizeof(buf));
+        buf[0] = '/';
+        buf[257] = '\0';
+        CHECK_INT_EQ(path_check_absolute(buf), PATH_CHECK_BAD_LENGTH); /* 256-byte component */
+        buf[256] = '\0';
+        CHECK_INT_EQ(path_check_absolute(buf), PATH_CHECK_OK);
+        memset(buf, 'a', sizeof(buf));
+        for (size_t i = 0; i < 4096; i += 100)
+                buf[i] = '/';
+        buf[4096] = '\0'; /* PATH_MAX counts the NUL */
+        CHECK_INT_EQ(path_check_absolute(buf), PATH_CHECK_BAD_LENGTH);
+        buf[4095] = '\0';
+        CHECK_INT_EQ(path_check_absolute(buf), PATH_CHECK_OK);
+
+        CHECK(path_is_normalized("/a/b"));
+        CHECK(!path_is_normalized("/a//b"));
+        CHECK(!path_is_normalized("/a/./b"));
+        CHECK(!path_is_normalized("./a"));
+        CHECK(path_is_normalized("/a/.b/..c"));
+        CHECK(filename_is_valid("true"));
+        CHECK(filename_is_valid("${FOO}"));
+        CHECK(!filename_is_valid("bin/true"));
+        CHECK(!filename_is_valid(".."));
+        CHECK(!filename_is_valid(""));
+}
+
+TEST(simplify) {
+        static const char *const v[][2] = {
+                { "///foo//./bar/.", "/foo/bar" },
+                { ".//./foo//./bar/.", "foo/bar" },
+                { "/../foo", "/../foo" },
+                { "/", "/" },
+                { "//", "/" },
+                { "/a/", "/a" },
+                { "./", "." },
+        };
+        for (size_t i = 0; i < ELEMENTSOF(v); i++) {
+                char b[64];
+                strcpy(b, v[i][0]);
+                path_simplify(b);
+                CHECK_STR_EQ(b, v[i][1]);
+        }
+}
+
+TESTS_MAIN(T(unit_name_validity), T(unit_name_length), T(unit_name_parts), T(unit_name_unescaping),
+           T(booleans), T(paths), T(simplify))
