@@ -206,8 +206,10 @@ static int check_security_label(const JudgeContext *ctx, const char *value, Judg
         return r < 0 ? r : 0;
 }
 
-static int check_unit_name(const JudgeContext *ctx, const Directive *d, const char *value, Judgement *j,
-                           Check *c) {
+/* allow_template: dependencies may name a template; systemd fills in the
+ * unit's own instance (or, for a plain unit, its prefix). */
+static int check_unit_name(const JudgeContext *ctx, const Directive *d, const char *value, bool allow_template,
+                           Judgement *j, Check *c) {
         _cleanup_free_ char *e = NULL;
         int r;
 
@@ -218,7 +220,8 @@ static int check_unit_name(const JudgeContext *ctx, const Directive *d, const ch
                 c->invalid = true;
                 return set_message(j, "'%s': unit must be of type %s", e, d->values[0] + 1);
         }
-        if (!unit_name_is_valid(e, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE)) {
+        if (!unit_name_is_valid(e, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE |
+                                           (allow_template ? UNIT_NAME_TEMPLATE : 0))) {
                 c->invalid = true;
                 return set_message(j, "'%s' is not a valid unit name", e);
         }
@@ -244,7 +247,7 @@ static int check_unit_name_list(const JudgeContext *ctx, const Directive *d, con
                 }
                 if (r == 0)
                         break;
-                r = check_unit_name(ctx, d, word, j, &wc);
+                r = check_unit_name(ctx, d, word, d->section && streq(d->section, "Unit"), j, &wc);
                 if (r < 0)
                         return r;
                 if (wc.invalid)
@@ -340,7 +343,7 @@ static int judge_value(const JudgeContext *ctx, const Directive *d, const char *
         case DIRECTIVE_SECURITY_LABEL:
                 return check_security_label(ctx, value, j, c);
         case DIRECTIVE_UNIT_NAME:
-                return check_unit_name(ctx, d, value, j, c);
+                return check_unit_name(ctx, d, value, false, j, c);
         case DIRECTIVE_UNIT_NAME_LIST:
                 return check_unit_name_list(ctx, d, value, j, c);
         case DIRECTIVE_ENUM:

@@ -210,7 +210,7 @@ TEST(more) {
                 { "a.service", "Service", "Slice", "foo.service", 252, IGN, F_INVALID },
                 { "a.service", "Unit", "Wants", "b.service c d.service", 252, IGN, F_INVALID | F_PARTIAL },
                 { "a@x.service", "Unit", "Wants", "b@%i.service", 252, OK, 0 },
-                { "a.service", "Unit", "Wants", "b@%i.service", 252, IGN, F_INVALID }, /* a template */
+                { "a.service", "Unit", "Wants", "b@%i.service", 252, OK, 0 }, /* a template: becomes b@a.service */
                 { "a.service", "Unit", "Wants", "b@%I.service", 252, IGN, F_INVALID },
                 { "a.socket", "Socket", "Service", "foo@.service", 252, IGN, F_INVALID },
                 { "a.socket", "Socket", "Service", "foo@bar.service", 240, OK, 0 },
