@@ -55,18 +55,29 @@ int hwdb_glob_key_init(HwdbGlobKey *k, const char *key, size_t len) {
         if (len % 64 != 63)
                 valid[words - 1] = (UINT64_C(1) << (len % 64 + 1)) - 1;
 
-        for (size_t j = 0; j < len; j++) {
-                uint8_t c = (uint8_t) key[j];
-                unsigned slot = index[c];
-                uint64_t *m;
+        if (words == 1) {
+                /* Short keys (the usual case): one word per byte. */
+                uint64_t bit = 2;
 
-                if (slot == 0) {
-                        slot = n_masks++;
-                        index[c] = (uint8_t) slot;
+                for (size_t j = 0; j < len; j++, bit <<= 1) {
+                        uint8_t c = (uint8_t) key[j];
+                        unsigned slot = index[c];
+
+                        if (slot == 0)
+                                index[c] = (uint8_t) (slot = n_masks++);
+                        masks[slot] |= bit;
                 }
-                m = masks + slot * words;
-                m[(j + 1) / 64] |= UINT64_C(1) << ((j + 1) % 64);
-        }
+        } else
+                for (size_t j = 0; j < len; j++) {
+                        uint8_t c = (uint8_t) key[j];
+                        unsigned slot = index[c];
+                        uint64_t *m;
+
+                        if (slot == 0)
+                                index[c] = (uint8_t) (slot = n_masks++);
+                        m = masks + slot * words;
+                        m[(j + 1) / 64] |= UINT64_C(1) << ((j + 1) % 64);
+                }
         k->n_masks = n_masks;
         return 0;
 }

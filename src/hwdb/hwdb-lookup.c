@@ -20,9 +20,65 @@
 struct HwdbScanFrame {
         HwdbNode node;
         unsigned next_child;
-        bool exact;             /* the set is valid (no '[' or '\\' seen) */
+        uint8_t mode;           /* MATCH_* */
+        uint8_t bracket;        /* BRACKET_* */
         size_t pattern_mark;    /* pattern length before this node */
 };
+
+/* How far the position set can be trusted for the pattern read so far. */
+enum {
+        MATCH_EXACT,            /* exactly fnmatch's answer */
+        MATCH_SUPERSET,         /* brackets were counted as '?': may say yes
+                                 * wrongly, never no; fnmatch decides */
+        MATCH_OFF,              /* unknown ('\\', classes): no pruning */
+};
+
+/* Where we are in a bracket expression. */
+enum {
+        BRACKET_NONE,
+        BRACKET_OPEN,           /* just after '[' */
+        BRACKET_NEGATED,        /* just after "[!" or "[^" */
+        BRACKET_INSIDE,         /* after the first member */
+};
+
+/* Advances the set over one pattern byte. A bracket expression matches one
+ * byte of a set we do not model, so it counts as '?' (a superset); its
+ * members are skipped. Returns true when the set became empty, i.e. the
+ * subtree can be skipped. */
+static bool pattern_step(const HwdbGlobKey *k, uint64_t *s, uint8_t *mode, uint8_t *bracket,
+                         uint8_t c) {
+        if (*mode == MATCH_OFF)
+                return false;
+
+        if (*bracket != BRACKET_NONE) {
+                if (c == '[' || c == '\\') {
+                        /* classes, collating elements, escapes */
+                        *mode = MATCH_OFF;
+                        return false;
+                }
+                if (*bracket == BRACKET_OPEN && (c == '!' || c == '^'))
+                        *bracket = BRACKET_NEGATED;
+                else if (*bracket == BRACKET_INSIDE && c == ']')
+                        *bracket = BRACKET_NONE;
+                else
+                        *bracket = BRACKET_INSIDE;  /* a first ']' is a member */
+                return false;
+        }
+
+        if (c == '\\') {
+                *mode = MATCH_OFF;
+                return false;
+        }
+        if (c == '[') {
+                /* If it never closes, fnmatch takes '[' literally, which '?'
+                 * covers too; the bytes after it are never stepped then. */
+                *mode = MATCH_SUPERSET;
+                *bracket = BRACKET_OPEN;
+                c = '?';
+        }
+        (void) hwdb_glob_step(k, s, s, c);
+        return hwdb_glob_set_empty(k, s);
+}
 
 void hwdb_lookup_done(HwdbLookup *l) {
         free(l->props);
@@ -164,9 +220,9 @@ static int pattern_reserve(HwdbLookup *l, const HwdbBin *b, size_t extra) {
  * prefix from byte skip on join the pattern. Returns 0 without pushing when
  * the pattern so far cannot match any start of the key. */
 static int scan_enter(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, size_t skip,
-                      bool exact) {
+                      uint8_t mode, uint8_t bracket) {
         const size_t words = l->glob->words;
-        uint64_t *parent = NULL, *s = NULL;
+        uint64_t *parent, *s = NULL;
         HwdbScanFrame *f;
         HwdbNode n;
         size_t mark = l->pattern_len, len;
@@ -185,7 +241,7 @@ static int scan_enter(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, s
         if (r < 0)
                 return r;
 
-        if (exact) {
+        if (mode != MATCH_OFF) {
                 r = GREEDY_REALLOC(l->sets, l->sets_allocated, (l->n_stack + 2) * words);
                 if (r < 0)
                         return r;
@@ -195,19 +251,14 @@ static int scan_enter(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, s
         }
         if (edge >= 0) {
                 l->pattern[l->pattern_len++] = (char) edge;
-                if (exact) {
-                        exact = hwdb_glob_step(l->glob, s, s, (uint8_t) edge);
-                        if (exact && hwdb_glob_set_empty(l->glob, s))
-                                goto prune;
-                }
+                if (pattern_step(l->glob, s, &mode, &bracket, (uint8_t) edge))
+                        goto prune;
         }
         memcpy(l->pattern + l->pattern_len, p, len);
         l->pattern_len += len;
-        for (size_t i = 0; exact && i < len; i++) {
-                exact = hwdb_glob_step(l->glob, s, s, (uint8_t) p[i]);
-                if (exact && hwdb_glob_set_empty(l->glob, s))
+        for (size_t i = 0; mode != MATCH_OFF && i < len; i++)
+                if (pattern_step(l->glob, s, &mode, &bracket, (uint8_t) p[i]))
                         goto prune;
-        }
 
         r = GREEDY_REALLOC(l->stack, l->stack_allocated, l->n_stack + 1);
         if (r < 0)
@@ -215,7 +266,8 @@ static int scan_enter(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, s
         f = &l->stack[l->n_stack++];
         f->node = n;
         f->next_child = 0;
-        f->exact = exact;
+        f->mode = mode;
+        f->bracket = bracket;
         f->pattern_mark = mark;
         return 0;
 
@@ -229,19 +281,19 @@ prune:
  * the key. */
 static int glob_scan(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, size_t skip,
                      const char *key, size_t pos) {
-        bool exact = l->glob->usable;
+        uint8_t mode = l->glob->usable ? MATCH_EXACT : MATCH_OFF;
         int r;
 
         l->pattern_len = 0;
         l->n_stack = 0;
-        if (exact) {
+        if (mode != MATCH_OFF) {
                 r = GREEDY_REALLOC(l->sets, l->sets_allocated, 2 * l->glob->words);
                 if (r < 0)
                         return r;
                 hwdb_glob_set_single(l->glob, l->sets, pos);
         }
 
-        r = scan_enter(l, b, off, edge, skip, exact);
+        r = scan_enter(l, b, off, edge, skip, mode, BRACKET_NONE);
         if (r < 0)
                 return r;
 
@@ -253,7 +305,7 @@ static int glob_scan(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, si
                         uint8_t c;
 
                         hwdb_bin_child(b, &f->node, f->next_child++, &c, &child);
-                        r = scan_enter(l, b, child, c, 0, f->exact);
+                        r = scan_enter(l, b, child, c, 0, f->mode, f->bracket);
                         if (r < 0)
                                 return r;
                         continue;
@@ -262,8 +314,15 @@ static int glob_scan(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, si
                 if (f->node.n_values > 0) {
                         bool match;
 
-                        if (f->exact)
-                                match = hwdb_glob_accepts(l->glob, l->sets + l->n_stack * l->glob->words);
+                        /* The set answers when exact, and its "no" is
+                         * final as long as it is a superset. A bracket
+                         * still open here never closes: fnmatch reads the
+                         * '[' literally and the set is of no use. */
+                        if (f->mode != MATCH_OFF && f->bracket == BRACKET_NONE &&
+                            !hwdb_glob_accepts(l->glob, l->sets + l->n_stack * l->glob->words))
+                                match = false;
+                        else if (f->mode == MATCH_EXACT && f->bracket == BRACKET_NONE)
+                                match = true;
                         else {
                                 l->pattern[l->pattern_len] = '\0';
                                 match = fnmatch(l->pattern, key + pos, 0) == 0;
@@ -331,12 +390,33 @@ int hwdb_lookup(HwdbLookup *l, const HwdbBin *b, const char *key) {
                 }
                 i += j;
 
-                for (const char *g = "*?["; *g; g++) {
-                        uint64_t child;
+                /* One pass over the sorted child array finds the glob
+                 * children ('*' < '?' < '[') and the key byte's child. */
+                uint64_t next = 0, globs[3];
+                uint8_t glob_c[3];
+                unsigned n_globs = 0;
+                bool found = false;
 
-                        if (hwdb_bin_find_child(b, &n, (uint8_t) *g, &child) < 0)
-                                continue;
-                        r = glob_scan(l, b, child, (uint8_t) *g, 0, key, i);
+                for (unsigned c = 0; c < n.n_children; c++) {
+                        uint64_t child;
+                        uint8_t e;
+
+                        hwdb_bin_child(b, &n, c, &e, &child);
+                        if (e == '*' || e == '?' || e == '[') {
+                                if (n_globs < 3) {
+                                        glob_c[n_globs] = e;
+                                        globs[n_globs++] = child;
+                                }
+                        }
+                        if (e == (uint8_t) key[i] && key[i] != '\0' && !found) {
+                                next = child;
+                                found = true;
+                        }
+                        if (e > '[' && e > (uint8_t) key[i])
+                                break;
+                }
+                for (unsigned g = 0; g < n_globs; g++) {
+                        r = glob_scan(l, b, globs[g], glob_c[g], 0, key, i);
                         if (r < 0)
                                 return r;
                 }
@@ -346,8 +426,9 @@ int hwdb_lookup(HwdbLookup *l, const HwdbBin *b, const char *key) {
                         return r < 0 ? r : (int) l->n_props;
                 }
 
-                if (hwdb_bin_find_child(b, &n, (uint8_t) key[i], &off) < 0)
+                if (!found)
                         return (int) l->n_props;
+                off = next;
                 i++;
         }
 }

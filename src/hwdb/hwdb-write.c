@@ -14,60 +14,61 @@
 
 #define OWNER_NODE UINT32_C(0x80000000)
 
-typedef struct PoolRef {
-        const char *p;
-        uint32_t len;
-        uint32_t owner;         /* string id, or node index | OWNER_NODE */
-} PoolRef;
+/* A pool entry is a 32-bit id: an interned string id, or a node index with
+ * OWNER_NODE set. Strings sit back to back in the trie's arena, so both
+ * kinds give their bytes and length in O(1) without a table. */
+static const char *ref_get(const HwdbTrie *t, uint32_t ref, uint32_t *ret_len) {
+        if (ref & OWNER_NODE) {
+                const HwdbTrieNode *n = &t->nodes[ref & ~OWNER_NODE];
+
+                *ret_len = n->prefix_len;
+                return t->prefixes + n->prefix_off;
+        }
+        uint32_t off = t->string_offs[ref];
+        uint32_t end = ref + 1 < t->n_strings ? t->string_offs[ref + 1] : (uint32_t) t->strings_len;
+        *ret_len = end - off - 1;
+        return t->strings + off;
+}
 
 /* Orders strings by their reversed bytes, so a string that is a suffix of
  * another sorts right before the strings ending in it. */
-static int ref_cmp_reversed(const void *a, const void *b) {
-        const PoolRef *x = a, *y = b;
-        size_t i = x->len, j = y->len;
+static int ref_cmp_reversed(const void *a, const void *b, void *userdata) {
+        const HwdbTrie *t = userdata;
+        uint32_t ra = *(const uint32_t *) a, rb = *(const uint32_t *) b, i, j;
+        const char *x = ref_get(t, ra, &i), *y = ref_get(t, rb, &j);
 
         while (i > 0 && j > 0) {
-                uint8_t cx = (uint8_t) x->p[--i], cy = (uint8_t) y->p[--j];
+                uint8_t cx = (uint8_t) x[--i], cy = (uint8_t) y[--j];
 
                 if (cx != cy)
                         return cx < cy ? -1 : 1;
         }
         if (i != j)
                 return i < j ? -1 : 1;
-        return x->owner < y->owner ? -1 : x->owner > y->owner;
-}
-
-static bool is_suffix(const PoolRef *s, const PoolRef *of) {
-        return s->len <= of->len && memcmp(s->p, of->p + of->len - s->len, s->len) == 0;
+        return ra < rb ? -1 : ra > rb;
 }
 
 /* Builds the string pool. Afterwards every node's prefix_off and every
  * entry of string_pool[] hold pool-relative offsets. */
 static int build_pool(HwdbTrie *t, char **ret_pool, size_t *ret_len, uint32_t **ret_string_pool) {
-        _cleanup_free_ PoolRef *refs = NULL;
-        _cleanup_free_ uint32_t *offs = NULL, *string_pool = NULL;
+        _cleanup_free_ uint32_t *refs = NULL, *string_pool = NULL;
         _cleanup_free_ char *pool = NULL;
         size_t n = 0, len = 0, allocated = 0;
+        uint32_t prev_off = 0, prev_len = 0;
+        const char *prev = NULL;
         int r;
 
-        refs = malloc_multiply(t->n_nodes + t->n_strings, sizeof(PoolRef));
-        offs = malloc_multiply(t->n_nodes + t->n_strings, sizeof(uint32_t));
+        refs = malloc_multiply(t->n_nodes + t->n_strings, sizeof(uint32_t));
         string_pool = malloc_multiply(t->n_strings, sizeof(uint32_t));
-        if (!refs || !offs || !string_pool)
+        if (!refs || !string_pool)
                 return -ENOMEM;
 
-        for (size_t i = 0; i < t->n_strings; i++) {
-                const char *s = hwdb_trie_string(t, (uint32_t) i);
-                refs[n++] = (PoolRef) { s, (uint32_t) strlen(s), (uint32_t) i };
-        }
+        for (size_t i = 0; i < t->n_strings; i++)
+                refs[n++] = (uint32_t) i;
         for (size_t i = 0; i < t->n_nodes; i++)
-                refs[n++] = (PoolRef) {
-                        t->prefixes + t->nodes[i].prefix_off,
-                        t->nodes[i].prefix_len,
-                        (uint32_t) i | OWNER_NODE,
-                };
+                refs[n++] = (uint32_t) i | OWNER_NODE;
 
-        qsort(refs, n, sizeof(PoolRef), ref_cmp_reversed);
+        qsort_r(refs, n, sizeof(uint32_t), ref_cmp_reversed, t);
 
         /* Offset 0 holds the empty string, like systemd's writer. */
         r = GREEDY_REALLOC(pool, allocated, 1 << 16);
@@ -75,31 +76,37 @@ static int build_pool(HwdbTrie *t, char **ret_pool, size_t *ret_len, uint32_t **
                 return r;
         pool[len++] = '\0';
 
+        /* From the back: each string is either a suffix of the one after
+         * it (and then of what that one was stored in), or stored anew.
+         * Node prefixes are not needed any more once placed, so their
+         * fields take the pool offset right away. */
         for (size_t k = n; k-- > 0;) {
-                const PoolRef *x = &refs[k];
+                uint32_t xl, off;
+                const char *x = ref_get(t, refs[k], &xl);
 
-                if (x->len == 0)
-                        offs[k] = 0;
-                else if (k + 1 < n && is_suffix(x, &refs[k + 1]))
-                        offs[k] = offs[k + 1] + (refs[k + 1].len - x->len);
+                if (xl == 0)
+                        off = 0;
+                else if (prev && xl <= prev_len && memcmp(x, prev + prev_len - xl, xl) == 0)
+                        off = prev_off + (prev_len - xl);
                 else {
-                        if (len + x->len + 1 > UINT32_MAX)
+                        if (len + xl + 1 > UINT32_MAX)
                                 return -E2BIG;
-                        r = GREEDY_REALLOC(pool, allocated, len + x->len + 1);
+                        r = GREEDY_REALLOC(pool, allocated, len + xl + 1);
                         if (r < 0)
                                 return r;
-                        memcpy(pool + len, x->p, x->len);
-                        pool[len + x->len] = '\0';
-                        offs[k] = (uint32_t) len;
-                        len += x->len + 1;
+                        memcpy(pool + len, x, xl);
+                        pool[len + xl] = '\0';
+                        off = (uint32_t) len;
+                        len += xl + 1;
                 }
-        }
+                prev = x;
+                prev_len = xl;
+                prev_off = off;
 
-        for (size_t k = 0; k < n; k++) {
-                if (refs[k].owner & OWNER_NODE)
-                        t->nodes[refs[k].owner & ~OWNER_NODE].prefix_off = offs[k];
+                if (refs[k] & OWNER_NODE)
+                        t->nodes[refs[k] & ~OWNER_NODE].prefix_off = off;
                 else
-                        string_pool[refs[k].owner] = offs[k];
+                        string_pool[refs[k]] = off;
         }
 
         *ret_pool = TAKE_PTR(pool);

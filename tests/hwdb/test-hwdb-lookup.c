@@ -182,4 +182,58 @@ TEST(old_value_format) {
         }
 }
 
-TESTS_MAIN(T(prune_changes_nothing), T(many_properties), T(old_value_format))
+TEST(prune_random_tries) {
+        /* Random patterns full of brackets, negations, ranges, escapes and
+         * unterminated brackets, random keys: pruning on and off must give
+         * the same answers, and those must be fnmatch's. */
+        static const char pat_alpha[] = "ab*?*[]!^-\\:";
+        static const char key_alpha[] = "ab[]!-\\:";
+        unsigned seed = 3;
+        size_t nonempty = 0;
+
+        for (int round = 0; round < 200; round++) {
+                _cleanup_(hwdb_bin_freep) HwdbBin *b = NULL;
+                _cleanup_(hwdb_lookup_done) HwdbLookup fast = {}, slow = {};
+                char src[8192];
+                size_t o = 0;
+
+                for (int p = 0; p < 40; p++) {
+                        seed = seed * 1103515245u + 12345u;
+                        size_t n = 1 + (seed >> 16) % 9;
+                        src[o++] = 'k';
+                        for (size_t i = 0; i < n; i++) {
+                                seed = seed * 1103515245u + 12345u;
+                                src[o++] = pat_alpha[(seed >> 16) % (sizeof(pat_alpha) - 1)];
+                        }
+                        o += (size_t) sprintf(src + o, "\n P%02d=%d\n\n", p, p);
+                }
+                src[o] = '\0';
+                CHECK(build_db(src, NULL, &b) == 0);
+                slow.no_prune = true;
+
+                for (int k = 0; k < 200; k++) {
+                        char key[16];
+                        seed = seed * 1103515245u + 12345u;
+                        size_t n = (seed >> 16) % 8;
+                        key[0] = 'k';
+                        for (size_t i = 1; i <= n; i++) {
+                                seed = seed * 1103515245u + 12345u;
+                                key[i] = key_alpha[(seed >> 16) % (sizeof(key_alpha) - 1)];
+                        }
+                        key[n + 1] = '\0';
+                        int rf = hwdb_lookup(&fast, b, key), rs = hwdb_lookup(&slow, b, key);
+                        CHECK_INT_EQ(rf, rs);
+                        if (rf != rs) {
+                                fprintf(stderr, "key '%s'\n%s\n", key, src);
+                                return;
+                        }
+                        nonempty += rf > 0;
+                        for (int i = 0; i < rf; i++)
+                                CHECK(streq(fast.props[i].key, slow.props[i].key) &&
+                                      streq(fast.props[i].value, slow.props[i].value));
+                }
+        }
+        CHECK(nonempty > 1000);
+}
+
+TESTS_MAIN(T(prune_changes_nothing), T(many_properties), T(old_value_format), T(prune_random_tries))

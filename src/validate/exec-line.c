@@ -1,0 +1,462 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "basic/alloc-util.h"
+#include "basic/macro.h"
+#include "basic/strbuf.h"
+#include "exec-line.h"
+#include "path-util.h"
+#include "specifier.h"
+
+#define BLANKS " \t\n\r"
+
+static int unhex(char c) {
+        if (c >= '0' && c <= '9')
+                return c - '0';
+        if (c >= 'a' && c <= 'f')
+                return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F')
+                return c - 'A' + 10;
+        return -1;
+}
+
+static int append_utf8(StrBuf *b, uint32_t cp) {
+        char s[4];
+        size_t n;
+
+        if (cp < 0x80) {
+                s[0] = (char) cp;
+                n = 1;
+        } else if (cp < 0x800) {
+                s[0] = (char) (0xc0 | (cp >> 6));
+                s[1] = (char) (0x80 | (cp & 0x3f));
+                n = 2;
+        } else if (cp < 0x10000) {
+                s[0] = (char) (0xe0 | (cp >> 12));
+                s[1] = (char) (0x80 | ((cp >> 6) & 0x3f));
+                s[2] = (char) (0x80 | (cp & 0x3f));
+                n = 3;
+        } else {
+                s[0] = (char) (0xf0 | (cp >> 18));
+                s[1] = (char) (0x80 | ((cp >> 12) & 0x3f));
+                s[2] = (char) (0x80 | ((cp >> 6) & 0x3f));
+                s[3] = (char) (0x80 | (cp & 0x3f));
+                n = 4;
+        }
+        return strbuf_append(b, s, n);
+}
+
+/* Decodes the escape whose letter is at p (the backslash already
+ * consumed). Returns the number of input bytes used, or -EINVAL for an
+ * unknown or NUL-producing escape. */
+static int decode_escape(const char *p, StrBuf *b) {
+        static const char simple_in[] = "abfnrtv\\\"'s";
+        static const char simple_out[] = "\a\b\f\n\r\t\v\\\"' ";
+        const char *q;
+        int r;
+
+        q = *p ? strchr(simple_in, *p) : NULL;
+        if (q) {
+                r = strbuf_append_char(b, simple_out[q - simple_in]);
+                return r < 0 ? r : 1;
+        }
+
+        switch (*p) {
+        case 'x': {
+                int a = unhex(p[1]), c = a < 0 ? -1 : unhex(p[2]);
+
+                if (a < 0 || c < 0 || (a == 0 && c == 0))
+                        return -EINVAL;
+                r = strbuf_append_char(b, (char) ((a << 4) | c));
+                return r < 0 ? r : 3;
+        }
+        case 'u':
+        case 'U': {
+                size_t n = *p == 'u' ? 4 : 8;
+                uint32_t cp = 0;
+
+                for (size_t i = 1; i <= n; i++) {
+                        int d = unhex(p[i]);
+                        if (d < 0)
+                                return -EINVAL;
+                        cp = (cp << 4) | (uint32_t) d;
+                }
+                if (cp == 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+                        return -EINVAL;
+                r = append_utf8(b, cp);
+                return r < 0 ? r : (int) n + 1;
+        }
+        default:
+                break;
+        }
+
+        /* Three octal digits, not NUL and not above 255. */
+        if (*p >= '0' && *p <= '7') {
+                unsigned v = 0;
+
+                for (size_t i = 0; i < 3; i++) {
+                        if (p[i] < '0' || p[i] > '7')
+                                return -EINVAL;
+                        v = v * 8 + (unsigned) (p[i] - '0');
+                }
+                if (v == 0 || v > 255)
+                        return -EINVAL;
+                r = strbuf_append_char(b, (char) v);
+                return r < 0 ? r : 3;
+        }
+        return -EINVAL;
+}
+
+int exec_extract_word(const char **p, char **ret, bool *ret_unknown_escape) {
+        _cleanup_(strbuf_done) StrBuf b = {};
+        const char *s = *p;
+        char quote = 0;
+        int r;
+
+        s += strspn(s, BLANKS);
+        if (!*s) {
+                *p = s;
+                return 0;
+        }
+
+        r = strbuf_reserve(&b, 0);
+        if (r < 0)
+                return r;
+
+        for (;;) {
+                char c = *s;
+
+                if (c == '\0') {
+                        if (quote)
+                                return -EINVAL;
+                        break;
+                }
+                if (c == '\\') {
+                        s++;
+                        if (*s == '\0') {
+                                /* A trailing backslash survives outside quotes. */
+                                if (quote)
+                                        return -EINVAL;
+                                r = strbuf_append_char(&b, '\\');
+                                if (r < 0)
+                                        return r;
+                                if (ret_unknown_escape)
+                                        *ret_unknown_escape = true;
+                                break;
+                        }
+                        r = decode_escape(s, &b);
+                        if (r == -ENOMEM)
+                                return r;
+                        if (r < 0) {
+                                /* Unknown escape: keep it as written. */
+                                r = strbuf_append(&b, s - 1, 2);
+                                if (r < 0)
+                                        return r;
+                                if (ret_unknown_escape)
+                                        *ret_unknown_escape = true;
+                                s++;
+                        } else
+                                s += r;
+                        continue;
+                }
+                if (quote) {
+                        if (c == quote)
+                                quote = 0;
+                        else {
+                                r = strbuf_append_char(&b, c);
+                                if (r < 0)
+                                        return r;
+                        }
+                        s++;
+                        continue;
+                }
+                if (c == '\'' || c == '"') {
+                        quote = c;
+                        s++;
+                        continue;
+                }
+                if (strchr(BLANKS, c)) {
+                        s += strspn(s, BLANKS);
+                        break;
+                }
+                r = strbuf_append_char(&b, c);
+                if (r < 0)
+                        return r;
+                s++;
+        }
+
+        *ret = strbuf_steal(&b);
+        if (!*ret)
+                return -ENOMEM;
+        *p = s;
+        return 1;
+}
+
+static void command_done(ExecCommand *c) {
+        free(c->path);
+        for (size_t i = 0; i < c->argc; i++)
+                free(c->argv[i]);
+        free(c->argv);
+        *c = (ExecCommand) {};
+}
+
+void exec_line_done(ExecLine *l) {
+        if (!l)
+                return;
+        for (size_t i = 0; i < l->n_commands; i++)
+                command_done(&l->commands[i]);
+        free(l->commands);
+        free(l->message);
+        *l = (ExecLine) {};
+}
+
+static int argv_push(ExecCommand *c, char *word, size_t *allocated) {
+        if (GREEDY_REALLOC(c->argv, *allocated, c->argc + 2) < 0) {
+                free(word);
+                return -ENOMEM;
+        }
+        c->argv[c->argc++] = word;
+        c->argv[c->argc] = NULL;
+        return 0;
+}
+
+/* Records why the line fails. '-' turns a fatal error into a dropped line. */
+_printf_(4, 5) static int fail(ExecLine *l, ExecSeverity sev, ExecFlags flags, const char *fmt, ...) {
+        va_list ap;
+        char *m = NULL;
+        int r;
+
+        if (sev == EXEC_LINE_FATAL && (flags & EXEC_IGNORE_FAILURE)) {
+                sev = EXEC_LINE_DROPPED;
+                l->dash_escaped = true;
+        }
+        l->severity = sev;
+        l->partial = l->n_commands > 0;
+
+        va_start(ap, fmt);
+        r = vasprintf(&m, fmt, ap);
+        va_end(ap);
+        if (r < 0)
+                return -ENOMEM;
+        free(l->message);
+        l->message = m;
+        return 0;
+}
+
+/* Strips the prefix characters that systemd `version` knows. */
+static const char *parse_prefixes(const char *f, unsigned version, ExecFlags *ret) {
+        ExecFlags flags = 0;
+        const ExecFlags privs = EXEC_FULLY_PRIVILEGED | EXEC_NO_SETUID | EXEC_AMBIENT_MAGIC;
+
+        for (;; f++) {
+                if (*f == '-' && !(flags & EXEC_IGNORE_FAILURE))
+                        flags |= EXEC_IGNORE_FAILURE;
+                else if (*f == '@' && !(flags & EXEC_SEPARATE_ARGV0))
+                        flags |= EXEC_SEPARATE_ARGV0;
+                else if (*f == ':' && version >= 242 && !(flags & EXEC_NO_ENV_EXPAND))
+                        flags |= EXEC_NO_ENV_EXPAND;
+                else if (*f == '+' && version >= 231 && !(flags & privs))
+                        flags |= EXEC_FULLY_PRIVILEGED;
+                else if (*f == '!' && version >= 235 && !(flags & privs))
+                        flags |= EXEC_NO_SETUID;
+                else if (*f == '!' && version >= 235 && (flags & privs) == EXEC_NO_SETUID) {
+                        /* "!!": ambient-capability fallback; v258 dropped the
+                         * feature and treats "!!" as "no prefix". */
+                        flags &= ~EXEC_NO_SETUID;
+                        if (version < 258)
+                                flags |= EXEC_AMBIENT_MAGIC;
+                } else if (*f == '|' && version >= 258 && !(flags & EXEC_VIA_SHELL))
+                        flags |= EXEC_VIA_SHELL;
+                else
+                        break;
+        }
+        *ret = flags;
+        return f;
+}
+
+static bool string_is_safe(const char *p) {
+        for (; *p; p++)
+                if ((unsigned char) *p < ' ' || *p == 0x7f || *p == '"' || *p == '\'' || *p == '\\')
+                        return false;
+        return true;
+}
+
+static const char *spec_error(int r) {
+        return r == -EBADSLT ? "unknown specifier" : r == -ENAMETOOLONG ? "result too long" : "specifier cannot be expanded";
+}
+
+/* Parses one command; returns 1 when a ';' follows, 0 at the end of the
+ * line or after an error recorded in l, <0 on OOM. */
+static int parse_command(const char **p, unsigned version, const char *unit_name, ExecLine *l) {
+        _cleanup_free_ char *firstword = NULL, *path = NULL;
+        ExecCommand c = {};
+        size_t allocated = 0;
+        bool semicolon = false, unknown = false;
+        SpecifierInfo si;
+        ExecFlags flags;
+        const char *f;
+        int r;
+
+        r = exec_extract_word(p, &firstword, &unknown);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                /* systemd returns before looking at prefixes: dropped, even without '-'. */
+                r = fail(l, EXEC_LINE_DROPPED, 0, "unbalanced quoting in the executable word");
+                return r < 0 ? r : 0;
+        }
+        if (r == 0)
+                return 0;
+        l->unknown_escapes |= unknown;
+
+        f = parse_prefixes(firstword, version, &flags);
+
+        if (flags & EXEC_VIA_SHELL) {
+                /* The words become the shell's command line; no executable check. */
+                path = strdup("/bin/sh");
+                if (!path)
+                        return -ENOMEM;
+                if (*f) {
+                        char *w = strdup(f);
+                        if (!w || argv_push(&c, w, &allocated) < 0)
+                                goto oom;
+                }
+        } else {
+                r = specifier_expand(f, SPECIFIER_PATH, unit_name, version, &path, &si);
+                if (r == -ENOMEM)
+                        return r;
+                if (r < 0) {
+                        r = fail(l, EXEC_LINE_FATAL, flags, "executable '%s': %s", f, spec_error(r));
+                        return r < 0 ? r : 0;
+                }
+                l->deferred |= si.deferred;
+                l->machine |= si.machine;
+
+                if (!path[0]) {
+                        r = fail(l, EXEC_LINE_FATAL, flags, "empty executable path");
+                        return r < 0 ? r : 0;
+                }
+                if (!string_is_safe(path)) {
+                        r = fail(l, EXEC_LINE_FATAL, flags, "executable name contains special characters");
+                        return r < 0 ? r : 0;
+                }
+                if (version >= 239) {
+                        bool ok = path_is_absolute(path) ? path_is_valid(path) : filename_is_valid(path);
+                        if (!ok) {
+                                r = fail(l, EXEC_LINE_FATAL, flags,
+                                         "'%s' is neither a valid executable name nor an absolute path", path);
+                                return r < 0 ? r : 0;
+                        }
+                } else if (!path_is_absolute(path) || !path_is_valid(path)) {
+                        r = fail(l, EXEC_LINE_FATAL, flags, "executable path '%s' is not absolute", path);
+                        return r < 0 ? r : 0;
+                }
+                if (endswith(path, "/") ||
+                    (version >= 256 && (endswith(path, "/.") || endswith(path, "/..")))) {
+                        r = fail(l, EXEC_LINE_FATAL, flags, "executable path '%s' specifies a directory", path);
+                        return r < 0 ? r : 0;
+                }
+                if (!(flags & EXEC_SEPARATE_ARGV0)) {
+                        char *w = strdup(path);
+                        if (!w || argv_push(&c, w, &allocated) < 0)
+                                goto oom;
+                }
+        }
+
+        while (**p) {
+                _cleanup_free_ char *word = NULL;
+                char *expanded = NULL;
+                const char *s = *p;
+
+                /* A lone unquoted ';' separates commands; "\;" alone is a literal ';'. */
+                if (s[0] == ';' && (!s[1] || strchr(BLANKS, s[1]))) {
+                        *p = s + 1 + strspn(s + 1, BLANKS);
+                        semicolon = true;
+                        break;
+                }
+                if (s[0] == '\\' && s[1] == ';' && (!s[2] || strchr(BLANKS, s[2]))) {
+                        *p = s + 2 + strspn(s + 2, BLANKS);
+                        expanded = strdup(";");
+                        if (!expanded || argv_push(&c, expanded, &allocated) < 0)
+                                goto oom;
+                        continue;
+                }
+
+                unknown = false;
+                r = exec_extract_word(p, &word, &unknown);
+                if (r == -ENOMEM)
+                        goto oom;
+                if (r < 0) {
+                        command_done(&c);
+                        r = fail(l, EXEC_LINE_FATAL, flags, "unbalanced quoting in an argument");
+                        return r < 0 ? r : 0;
+                }
+                if (r == 0)
+                        break;
+                l->unknown_escapes |= unknown;
+
+                r = specifier_expand(word, SPECIFIER_FULL, unit_name, version, &expanded, &si);
+                if (r == -ENOMEM)
+                        goto oom;
+                if (r < 0) {
+                        command_done(&c);
+                        r = fail(l, EXEC_LINE_FATAL, flags, "argument '%s': %s", word, spec_error(r));
+                        return r < 0 ? r : 0;
+                }
+                l->deferred |= si.deferred;
+                l->machine |= si.machine;
+                if (argv_push(&c, expanded, &allocated) < 0)
+                        goto oom;
+        }
+
+        if (c.argc == 0) {
+                command_done(&c);
+                r = fail(l, EXEC_LINE_FATAL, flags, "empty executable name or zeroeth argument");
+                return r < 0 ? r : 0;
+        }
+
+        if (flags & EXEC_VIA_SHELL) {
+                /* argv[0] of the shell: "sh", or "-sh" (login shell) with '@'. */
+                char *w = strdup(flags & EXEC_SEPARATE_ARGV0 ? "-sh" : "sh");
+                if (!w || argv_push(&c, w, &allocated) < 0)
+                        goto oom;
+                memmove(c.argv + 1, c.argv, (c.argc - 1) * sizeof(char *));
+                c.argv[0] = w;
+        }
+
+        c.path = TAKE_PTR(path);
+        c.flags = flags;
+        {
+                ExecCommand *n = reallocarray_safe(l->commands, l->n_commands + 1, sizeof(ExecCommand));
+                if (!n)
+                        goto oom;
+                l->commands = n;
+                l->commands[l->n_commands++] = c;
+        }
+        return semicolon ? 1 : 0;
+
+oom:
+        command_done(&c);
+        return -ENOMEM;
+}
+
+int exec_line_parse(const char *value, unsigned version, const char *unit_name, ExecLine *ret) {
+        ExecLine l = {};
+        const char *p = value;
+        int r;
+
+        do {
+                r = parse_command(&p, version, unit_name, &l);
+                if (r < 0) {
+                        exec_line_done(&l);
+                        return r;
+                }
+        } while (r > 0 && l.severity == EXEC_LINE_OK);
+
+        *ret = l;
+        return 0;
+}

@@ -1,0 +1,479 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "basic/macro.h"
+#include "exec-line.h"
+#include "judge.h"
+#include "parse-util.h"
+#include "path-util.h"
+#include "specifier.h"
+#include "unit-name.h"
+#include "user-name.h"
+
+/* What the kind-specific checks found out about a value. */
+typedef struct Check {
+        bool invalid;
+        bool notice;
+        bool dash;      /* the value carried the '-' escape */
+        bool line_drop; /* systemd drops the line even where the directive is fatal */
+} Check;
+
+_printf_(2, 3) static int set_message(Judgement *j, const char *fmt, ...) {
+        va_list ap;
+        char *m = NULL;
+        int r;
+
+        va_start(ap, fmt);
+        r = vasprintf(&m, fmt, ap);
+        va_end(ap);
+        if (r < 0)
+                return -ENOMEM;
+        free(j->message);
+        j->message = m;
+        return 0;
+}
+
+static const char *spec_error(int r) {
+        return r == -EBADSLT ? "unknown specifier" :
+               r == -ENAMETOOLONG ? "specifier expansion too long" :
+                                    "specifier cannot be expanded";
+}
+
+/* Expands specifiers; on failure records the message and marks the value
+ * invalid. Returns 1 when *ret holds the expansion, 0 when not (invalid,
+ * or deferred), <0 on OOM. */
+static int expand(const JudgeContext *ctx, const char *text, SpecifierContext sc, Judgement *j, Check *c,
+                  char **ret) {
+        SpecifierInfo si;
+        int r;
+
+        r = specifier_expand(text, sc, ctx->unit_name, ctx->version, ret, &si);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                c->invalid = true;
+                if (si.bad)
+                        return set_message(j, "'%s': %s '%%%c'", text, spec_error(r), si.bad) < 0 ? -ENOMEM : 0;
+                return set_message(j, "'%s': %s", text, spec_error(r)) < 0 ? -ENOMEM : 0;
+        }
+        j->machine |= si.machine;
+        if (si.deferred) {
+                j->deferred = true;
+                free(*ret);
+                *ret = NULL;
+                return 0;
+        }
+        return 1;
+}
+
+static bool is_root(const char *name, uint32_t uid) {
+        return streq(name, "root") || uid == 0;
+}
+
+/* One user or group name, after specifiers. */
+static int check_user(const JudgeContext *ctx, const char *value, Judgement *j, Check *c, bool *ret_root) {
+        _cleanup_free_ char *e = NULL;
+        uint32_t uid;
+        int r;
+
+        r = expand(ctx, value, SPECIFIER_FULL, j, c, &e);
+        if (r <= 0)
+                return r;
+
+        switch (user_name_check_systemd(e, ctx->version, &uid)) {
+        case USER_CHECK_OK:
+                break;
+        case USER_CHECK_NOTICE:
+                c->notice = true;
+                r = set_message(j, "user/group name '%s' does not match the strict name rules", e);
+                if (r < 0)
+                        return r;
+                break;
+        case USER_CHECK_INVALID:
+                c->invalid = true;
+                if (!e[0])
+                        return set_message(j, "'%s' expands to an empty user/group name", value);
+                return set_message(j, "invalid user/group name or numeric ID '%s'", e);
+        }
+        if (ret_root && is_root(e, uid))
+                *ret_root = true;
+        return 0;
+}
+
+static int check_group_list(const JudgeContext *ctx, const char *value, Judgement *j, Check *c) {
+        const char *p = value;
+        bool any_good = false;
+        int r;
+
+        for (;;) {
+                _cleanup_free_ char *word = NULL;
+                Check wc = {};
+
+                r = exec_extract_word(&p, &word, NULL);
+                if (r == -ENOMEM)
+                        return r;
+                if (r < 0) {
+                        c->invalid = true;
+                        return set_message(j, "invalid syntax in '%s'", value);
+                }
+                if (r == 0)
+                        break;
+
+                r = check_user(ctx, word, j, &wc, &j->names_root);
+                if (r < 0)
+                        return r;
+                c->notice |= wc.notice;
+                if (!wc.invalid) {
+                        any_good = true;
+                        continue;
+                }
+                c->invalid = true;
+                if (ctx->version >= 234)
+                        return 0; /* the first bad name decides */
+                /* Older versions skipped just the bad word and went on. */
+                j->partial = true;
+        }
+        if (c->invalid && j->partial && !any_good)
+                j->partial = false;
+        return 0;
+}
+
+static int check_exec(const JudgeContext *ctx, const char *value, Judgement *j, Check *c) {
+        _cleanup_(exec_line_done) ExecLine l = {};
+        int r;
+
+        r = exec_line_parse(value, ctx->version, ctx->unit_name, &l);
+        if (r < 0)
+                return r;
+
+        j->deferred |= l.deferred;
+        j->machine |= l.machine;
+        if (l.severity == EXEC_LINE_OK) {
+                if (l.unknown_escapes) {
+                        c->notice = true;
+                        return set_message(j, "unknown escape sequences kept verbatim");
+                }
+                return 0;
+        }
+
+        c->invalid = true;
+        c->dash = l.dash_escaped;
+        c->line_drop = l.severity == EXEC_LINE_DROPPED && !l.dash_escaped;
+        j->partial = l.partial;
+        return set_message(j, "%s", l.message ? l.message : "invalid command line");
+}
+
+static int check_path(const JudgeContext *ctx, const char *value, Judgement *j, Check *c) {
+        _cleanup_free_ char *e = NULL;
+        PathCheck pc;
+        int r;
+
+        r = expand(ctx, value, SPECIFIER_PATH, j, c, &e);
+        if (r <= 0)
+                return r;
+        pc = path_check_absolute(e);
+        if (pc == PATH_CHECK_OK)
+                return 0;
+        c->invalid = true;
+        return set_message(j, "%s: '%s'", path_check_to_string(pc), e);
+}
+
+static int check_working_directory(const JudgeContext *ctx, const char *value, Judgement *j, Check *c) {
+        if (value[0] == '-') {
+                c->dash = true;
+                value++;
+        }
+        if (streq(value, "~"))
+                return 0;
+        return check_path(ctx, value, j, c);
+}
+
+static int check_security_label(const JudgeContext *ctx, const char *value, Judgement *j, Check *c) {
+        _cleanup_free_ char *e = NULL;
+        int r;
+
+        if (value[0] == '-') {
+                c->dash = true;
+                value++;
+        }
+        /* Only the specifiers can be wrong; the label itself is the
+         * security module's business at exec time. */
+        r = expand(ctx, value, SPECIFIER_FULL, j, c, &e);
+        return r < 0 ? r : 0;
+}
+
+/* allow_template: dependencies may name a template; systemd fills in the
+ * unit's own instance (or, for a plain unit, its prefix). */
+static int check_unit_name(const JudgeContext *ctx, const Directive *d, const char *value, bool allow_template,
+                           Judgement *j, Check *c) {
+        _cleanup_free_ char *e = NULL;
+        int r;
+
+        r = expand(ctx, value, SPECIFIER_UNIT_NAME, j, c, &e);
+        if (r <= 0)
+                return r;
+        if (d->values && d->values[0] && !endswith(e, d->values[0])) {
+                c->invalid = true;
+                return set_message(j, "'%s': unit must be of type %s", e, d->values[0] + 1);
+        }
+        if (!unit_name_is_valid(e, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE |
+                                           (allow_template ? UNIT_NAME_TEMPLATE : 0))) {
+                c->invalid = true;
+                return set_message(j, "'%s' is not a valid unit name", e);
+        }
+        return 0;
+}
+
+static int check_unit_name_list(const JudgeContext *ctx, const Directive *d, const char *value, Judgement *j,
+                                Check *c) {
+        const char *p = value;
+        bool any_good = false;
+        int r;
+
+        for (;;) {
+                _cleanup_free_ char *word = NULL;
+                Check wc = {};
+
+                r = exec_extract_word(&p, &word, NULL);
+                if (r == -ENOMEM)
+                        return r;
+                if (r < 0) {
+                        c->invalid = true;
+                        return set_message(j, "invalid syntax in '%s'", value);
+                }
+                if (r == 0)
+                        break;
+                r = check_unit_name(ctx, d, word, d->section && streq(d->section, "Unit"), j, &wc);
+                if (r < 0)
+                        return r;
+                if (wc.invalid)
+                        c->invalid = true;
+                else
+                        any_good = true;
+        }
+        /* Each bad name is skipped on its own. */
+        j->partial = c->invalid && any_good;
+        return 0;
+}
+
+static bool enum_ok(const Directive *d, const char *value) {
+        for (const char *const *v = d->values; v && *v; v++) {
+                if (streq(*v, "@bool") ? parse_boolean(value) >= 0 : streq(*v, value))
+                        return true;
+        }
+        return false;
+}
+
+/* fdname_is_valid(): printable ASCII without ':', at most 255 bytes. */
+static bool fdname_ok(const char *s) {
+        if (strlen(s) > 255)
+                return false;
+        for (; *s; s++)
+                if (*s < ' ' || *s > '~' || *s == ':')
+                        return false;
+        return true;
+}
+
+static int check_stdio(const JudgeContext *ctx, const Directive *d, const char *value, Judgement *j, Check *c,
+                       bool *ret_fatal_kind) {
+        static const char *const inputs[] = { "null", "tty", "tty-force", "tty-fail", "socket", "data", NULL };
+        static const char *const outputs[] = { "inherit", "null", "tty", "journal", "kmsg", "journal+console",
+                                               "kmsg+console", "socket", "syslog", "syslog+console", NULL };
+        bool output = d->kind == DIRECTIVE_STDIO_OUTPUT;
+        const char *rest;
+        unsigned v = ctx->version;
+
+        /* Only file:/fd: style errors were ever fatal (v239-v246). */
+        if ((rest = startswith(value, "fd:")) && v >= 235) {
+                _cleanup_free_ char *e = NULL;
+                int r = expand(ctx, rest, SPECIFIER_FULL, j, c, &e);
+
+                *ret_fatal_kind = true;
+                if (r <= 0)
+                        return r;
+                if (!fdname_ok(e)) {
+                        c->invalid = true;
+                        return set_message(j, "invalid file descriptor name '%s'", e);
+                }
+                return 0;
+        }
+        if (((rest = startswith(value, "file:")) && v >= 236) ||
+            (output && (rest = startswith(value, "append:")) && v >= 240) ||
+            (output && (rest = startswith(value, "truncate:")) && v >= 248)) {
+                *ret_fatal_kind = true;
+                return check_path(ctx, rest, j, c);
+        }
+
+        for (const char *const *w = output ? outputs : inputs; *w; w++)
+                if (streq(*w, value))
+                        return 0;
+        c->invalid = true;
+        return set_message(j, "unknown %s specifier '%s'", output ? "output" : "input", value);
+}
+
+static int judge_value(const JudgeContext *ctx, const Directive *d, const char *value, Judgement *j, Check *c,
+                       bool *fatal_kind) {
+        bool root = false;
+        int r;
+
+        switch (d->kind) {
+        case DIRECTIVE_BOOL:
+                if (parse_boolean(value) < 0) {
+                        c->invalid = true;
+                        return set_message(j, "'%s' is not a boolean", value);
+                }
+                return 0;
+        case DIRECTIVE_USER:
+        case DIRECTIVE_GROUP:
+                r = check_user(ctx, value, j, c, &root);
+                j->names_root = root;
+                return r;
+        case DIRECTIVE_GROUP_LIST:
+                return check_group_list(ctx, value, j, c);
+        case DIRECTIVE_EXEC:
+                return check_exec(ctx, value, j, c);
+        case DIRECTIVE_PATH:
+                return check_path(ctx, value, j, c);
+        case DIRECTIVE_WORKING_DIRECTORY:
+                return check_working_directory(ctx, value, j, c);
+        case DIRECTIVE_SECURITY_LABEL:
+                return check_security_label(ctx, value, j, c);
+        case DIRECTIVE_UNIT_NAME:
+                return check_unit_name(ctx, d, value, false, j, c);
+        case DIRECTIVE_UNIT_NAME_LIST:
+                return check_unit_name_list(ctx, d, value, j, c);
+        case DIRECTIVE_ENUM:
+                if (!enum_ok(d, value)) {
+                        c->invalid = true;
+                        return set_message(j, "'%s' is not a valid value for %s=", value, d->name);
+                }
+                return 0;
+        case DIRECTIVE_STDIO_INPUT:
+        case DIRECTIVE_STDIO_OUTPUT:
+                return check_stdio(ctx, d, value, j, c, fatal_kind);
+        default:
+                /* Not validated yet: any non-empty value passes. */
+                return 0;
+        }
+}
+
+int judge_assignment(const JudgeContext *ctx, const char *section, const char *key, const char *value,
+                     Judgement *ret) {
+        JudgeContext c2 = *ctx;
+        Judgement j = {};
+        Check c = {};
+        const Directive *d;
+        bool fatal, fatal_kind = true;
+        int r;
+
+        *ret = (Judgement) {};
+        if (!value)
+                value = "";
+
+        if (c2.type < 0 || c2.type >= _UNIT_TYPE_MAX)
+                c2.type = c2.unit_name ? unit_name_to_type(c2.unit_name) : _UNIT_TYPE_INVALID;
+
+        /* X- sections and keys are for other programs: silently ignored. */
+        if (startswith(section, "X-") || startswith(key, "X-"))
+                return 0;
+
+        if (!unit_type_has_section(c2.type, section)) {
+                j.verdict = VERDICT_IGNORED;
+                r = set_message(&j, "unknown section '%s'", section);
+                goto finish;
+        }
+
+        d = directive_lookup(c2.type, section, key);
+        if (!d || !directive_exists_in(d, c2.version)) {
+                j.verdict = VERDICT_IGNORED;
+                r = set_message(&j, "unknown key '%s' in section [%s]", key, section);
+                goto finish;
+        }
+        j.directive = d;
+        fatal = directive_is_fatal(d, c2.version);
+        /* For StandardInput=/Output=/Error= only file:/fd: errors were fatal. */
+        fatal_kind = d->kind != DIRECTIVE_STDIO_INPUT && d->kind != DIRECTIVE_STDIO_OUTPUT;
+
+        if (!value[0]) {
+                switch (d->empty) {
+                case DIRECTIVE_EMPTY_RESETS:
+                        j.verdict = VERDICT_RESET;
+                        /* An empty User= puts the service back to root. */
+                        j.names_root = d->kind == DIRECTIVE_USER;
+                        r = set_message(&j, "empty %s= resets it to the default", key);
+                        goto finish;
+                case DIRECTIVE_EMPTY_IGNORED:
+                        j.verdict = VERDICT_IGNORED;
+                        r = set_message(&j, "empty %s= has no effect", key);
+                        goto finish;
+                case DIRECTIVE_EMPTY_INVALID:
+                        c.invalid = true;
+                        r = set_message(&j, "empty value is not valid for %s=", key);
+                        if (r < 0)
+                                goto finish;
+                        break;
+                }
+        } else {
+                r = judge_value(&c2, d, value, &j, &c, &fatal_kind);
+                if (r < 0)
+                        goto finish;
+        }
+
+        j.invalid = c.invalid;
+        if (c.invalid) {
+                bool would_be_fatal = fatal && fatal_kind && !c.line_drop;
+
+                if (would_be_fatal && c.dash && d->dash_escape) {
+                        j.dash_escaped = true;
+                        j.verdict = VERDICT_IGNORED;
+                } else
+                        j.verdict = would_be_fatal ? VERDICT_FATAL : VERDICT_IGNORED;
+                /* A bad part of a fatal value refuses the unit as a whole. */
+                if (j.verdict == VERDICT_FATAL)
+                        j.partial = false;
+                /* [Install] is only read by "systemctl enable", never at load. */
+                if (d->section && streq(d->section, "Install"))
+                        j.verdict = VERDICT_OK;
+        } else if (j.deferred) {
+                j.verdict = VERDICT_OK;
+                if (!j.message)
+                        r = set_message(&j, "'%s' depends on the instance name", value);
+        } else if (c.notice)
+                j.verdict = VERDICT_NOTICE;
+        else {
+                j.verdict = VERDICT_OK;
+                free(j.message);
+                j.message = NULL;
+        }
+        r = 0;
+
+finish:
+        if (r < 0) {
+                judgement_done(&j);
+                return r;
+        }
+        *ret = j;
+        return 0;
+}
+
+void judgement_done(Judgement *j) {
+        if (!j)
+                return;
+        free(j->message);
+        *j = (Judgement) {};
+}
+
+const char *verdict_to_string(Verdict v) {
+        static const char *const names[] = {
+                [VERDICT_OK] = "ok",           [VERDICT_NOTICE] = "notice", [VERDICT_RESET] = "reset",
+                [VERDICT_IGNORED] = "ignored", [VERDICT_FATAL] = "fatal",
+        };
+
+        if ((int) v < 0 || (size_t) v >= ELEMENTSOF(names))
+                return NULL;
+        return names[v];
+}

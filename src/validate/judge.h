@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+
+#include "unit/unit-type.h"
+#include "validate/directive-table.h"
+
+/* "What would systemd version V do with this one assignment in the main
+ * unit file?" Drop-ins are the caller's business: systemd never treats an
+ * error there as fatal (reference §2.2), so a FATAL verdict for a drop-in
+ * line means "the rest of that drop-in is skipped". */
+
+typedef enum Verdict {
+        VERDICT_OK,      /* accepted silently */
+        VERDICT_NOTICE,  /* accepted, with a notice or warning (relaxed user names, ...) */
+        VERDICT_RESET,   /* empty value: the setting goes back to its default */
+        VERDICT_IGNORED, /* warning; the line (or, with partial, part of it) is dropped */
+        VERDICT_FATAL,   /* the unit is refused (bad-setting) */
+} Verdict;
+
+typedef struct JudgeContext {
+        unsigned version;    /* systemd version, e.g. 252 */
+        UnitType type;       /* _UNIT_TYPE_INVALID: taken from unit_name */
+        const char *unit_name; /* a template, an instance, a plain name or NULL */
+} JudgeContext;
+
+typedef struct Judgement {
+        Verdict verdict;
+        const Directive *directive; /* NULL for unknown keys */
+        bool invalid;       /* the value is invalid at all (whatever systemd does with it) */
+        bool dash_escaped;  /* would be fatal, but a leading '-' downgraded it */
+        bool deferred;      /* instance specifiers in a template (or no unit name):
+                             * the value can only be judged per instance */
+        char *message;      /* NULL when OK */
+        /* user/group results: */
+        bool names_root;    /* value resolves to root (0 or "root"); also set
+                             * for an empty User=, which resets to root */
+        /* Extensions: */
+        bool partial;       /* IGNORED only for part of the value: the words
+                             * named in message were dropped, the rest kept
+                             * (SupplementaryGroups= before v234, dependency
+                             * lists, Exec lines after a ';') */
+        bool machine;       /* host-dependent specifiers (%H %m %b ...) were left
+                             * unexpanded; the value was judged as written */
+} Judgement;
+
+/* Fills *ret (always, also for unknown keys) and returns 0, or -ENOMEM.
+ * section and key are as written in the file; value is the stripped value.
+ *
+ * Values are validated for these kinds: bool, user, group, group-list,
+ * exec, path, working-directory, unit-name, unit-name-list, security-label,
+ * enum, stdio-input/output. Other kinds (integers, time spans, modes,
+ * limits, conditions, environment, free strings) accept any non-empty
+ * value for now; an empty one follows the table's empty-value rule. */
+int judge_assignment(const JudgeContext *ctx, const char *section, const char *key, const char *value,
+                     Judgement *ret);
+void judgement_done(Judgement *j);
+
+const char *verdict_to_string(Verdict v); /* "ok", "notice", "reset", "ignored", "fatal" */
