@@ -24,6 +24,7 @@ static void help(FILE *f) {
                 "  -p --policy=FILE|NAME policy to apply (default: the built-in 'default';\n"
                 "                        'unitguard policy list' shows the shipped ones)\n"
                 "  -t --target-version=N predict systemd version N instead of the policy's target\n"
+                "     --no-policy        parse and write only: reject just what systemd cannot read\n"
                 "  -n --name=NAME        name of the unit read from standard input\n"
                 "  -f --format=unit|json write unit text (default) or the parsed model\n"
                 "  -h --help             show this help\n"
@@ -50,6 +51,7 @@ int verb_filter(int argc, char **argv) {
                 { "name", required_argument, NULL, 'n' },
                 { "policy", required_argument, NULL, 'p' },
                 { "target-version", required_argument, NULL, 't' },
+                { "no-policy", no_argument, NULL, 'P' },
                 { "format", required_argument, NULL, 'f' },
                 { "help", no_argument, NULL, 'h' },
                 {}
@@ -57,6 +59,7 @@ int verb_filter(int argc, char **argv) {
         _cleanup_(filter_done) Filter f;
         _cleanup_(policy_freep) Policy *policy = NULL;
         const char *policy_name = DEFAULT_POLICY_NAME;
+        bool use_policy = true;
         PolicyEngine engine = {};
         unsigned target = 0;
         PolicyError perr = {};
@@ -73,6 +76,9 @@ int verb_filter(int argc, char **argv) {
                         break;
                 case 'p':
                         policy_name = optarg;
+                        break;
+                case 'P':
+                        use_policy = false;
                         break;
                 case 't': {
                         char *end;
@@ -106,7 +112,7 @@ int verb_filter(int argc, char **argv) {
                         return EXIT_USAGE;
                 }
 
-        r = policy_load(policy_name, &policy, &perr);
+        r = use_policy ? policy_load(policy_name, &policy, &perr) : 0;
         if (r < 0) {
                 StrBuf b = {};
 
@@ -119,10 +125,12 @@ int verb_filter(int argc, char **argv) {
                 policy_error_done(&perr);
                 return EXIT_USAGE;
         }
-        engine.policy = policy;
-        engine.version = target ? target : policy->target;
-        f.judge = policy_engine_judge;
-        f.judge_userdata = &engine;
+        if (policy) {
+                engine.policy = policy;
+                engine.version = target ? target : policy->target;
+                f.judge = policy_engine_judge;
+                f.judge_userdata = &engine;
+        }
 
         /* One plain file comes out as it went in; several inputs are framed
          * like 'systemctl cat' so they can be told apart. */

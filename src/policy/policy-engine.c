@@ -14,11 +14,15 @@
 #include "policy-engine.h"
 #include "policy-internal.h"
 #include "user-check.h"
+#include "validate/exec-line.h"
 #include "validate/judge.h"
+#include "validate/parse-util.h"
+
+static unsigned count_commands(const char *value);
 
 /* What systemd's loading of the unit does to the identity it runs as. */
 typedef struct Identity {
-        bool user_named;       /* some file sets a non-empty User= */
+        bool user_named;       /* some file names a User= other than root */
         const char *user;      /* effective User= value, NULL = unset (root) */
         bool dynamic_user;
         bool refused;          /* systemd refuses the unit */
@@ -26,6 +30,10 @@ typedef struct Identity {
         const char *refused_file;
         const char *cut_file;  /* a drop-in systemd stopped reading (last one) */
         unsigned cut_line;
+        /* For systemd's checks of a service as a whole. */
+        unsigned n_exec_start; /* commands, ';'-separated ones included */
+        bool has_exec_stop, has_success_action;
+        const char *service_type;
 } Identity;
 
 typedef struct UnitRun {
@@ -77,6 +85,10 @@ static SystemdEffect effect_of(Verdict v) {
 /* Follows systemd through one assignment: the identity the unit runs as.
  * Returns false when systemd stops reading the file here. */
 static bool track_identity(Identity *id, const UnitFile *f, const UnitEntry *e, Verdict v) {
+        /* Named, even if systemd then refuses or ignores the value; an
+         * explicit root is a choice, not an accident. */
+        if (streq(e->key, "User") && e->value[0] && !streq(e->value, "root") && !streq(e->value, "0"))
+                id->user_named = true;
         if (v == VERDICT_FATAL) {
                 if (!f->is_dropin) {
                         id->refused = true;
@@ -89,15 +101,51 @@ static bool track_identity(Identity *id, const UnitFile *f, const UnitEntry *e, 
                 return false;
         }
         if (streq(e->key, "User")) {
-                if (e->value[0])
-                        id->user_named = true;
                 if (v == VERDICT_OK || v == VERDICT_NOTICE)
                         id->user = e->value;
                 else if (v == VERDICT_RESET)
                         id->user = NULL;
         } else if (streq(e->key, "DynamicUser") && (v == VERDICT_OK || v == VERDICT_NOTICE))
                 id->dynamic_user = parse_boolean(e->value) > 0;
+        else if (streq(e->key, "ExecStart")) {
+                if (v == VERDICT_RESET)
+                        id->n_exec_start = 0;
+                else if (v == VERDICT_OK || v == VERDICT_NOTICE)
+                        id->n_exec_start += count_commands(e->value);
+        } else if (streq(e->key, "ExecStop") && (v == VERDICT_OK || v == VERDICT_NOTICE))
+                id->has_exec_stop = true;
+        else if (streq(e->key, "ExecStop") && v == VERDICT_RESET)
+                id->has_exec_stop = false;
+        else if (streq(e->key, "SuccessAction") && (v == VERDICT_OK || v == VERDICT_NOTICE))
+                id->has_success_action = !streq(e->value, "none");
+        else if (streq(e->key, "Type") && (v == VERDICT_OK || v == VERDICT_NOTICE))
+                id->service_type = e->value;
         return true;
+}
+
+/* Commands on one Exec line: ';' words separate them (quotes respected). */
+static unsigned count_commands(const char *value) {
+        ExecLine l = {};
+        unsigned n = 1;
+
+        /* The version and name only change how words are judged, not how
+         * the line is split. */
+        if (exec_line_parse(value, 252, NULL, &l) >= 0 && l.n_commands > 0)
+                n = (unsigned) l.n_commands;
+        exec_line_done(&l);
+        return n;
+}
+
+/* systemd's checks of a service as a whole, after loading (reference
+ * §1.10, semantic refusals). Returns a reason, or NULL. */
+static const char *service_refusal(const Identity *id) {
+        bool oneshot = id->service_type ? streq(id->service_type, "oneshot") : id->n_exec_start == 0;
+
+        if (id->n_exec_start == 0 && !id->has_exec_stop && !id->has_success_action)
+                return "Service has no ExecStart=, ExecStop= or SuccessAction=";
+        if (id->n_exec_start > 1 && !oneshot)
+                return "Service has more than one ExecStart= command, which only Type=oneshot allows";
+        return NULL;
 }
 
 static bool runs_as_root(const Identity *id) {
@@ -138,8 +186,7 @@ static int judge_entry(UnitRun *u, UnitFile *f, size_t i, bool *stop) {
 
         if (j.deferred)
                 return report(u, DIAG_NOTE, EFFECT_NONE, "deferred", f, e,
-                              "'%s' depends on the instance; checked for each instance, not in the template",
-                              e->value);
+                              "The value depends on the instance name; it is checked for each instance, not in the template");
 
         /* systemd warns about the shared "nobody" identity at load time. */
         if ((streq(e->key, "User") && streq(e->value, "nobody")) ||
@@ -246,10 +293,10 @@ static int judge_entry(UnitRun *u, UnitFile *f, size_t i, bool *stop) {
                 }
                 why = strdup(j.message ? j.message : "Invalid value");
         }
-        if (!setting || !why)
-                return -ENOMEM;
         if (!invalid)
                 return 0;
+        if (!setting || !why)
+                return -ENOMEM;
 
         switch (action) {
         case ACTION_FATAL:
@@ -387,8 +434,24 @@ int policy_engine_judge(void *userdata, UnitGroup *g) {
                         return r;
         }
 
-        if (!u.rejected && g->n_files > 0 && g->files[0].file && is_exec_unit(g->files[0].file->type)) {
+        if (g->n_files > 0 && g->files[0].file && is_exec_unit(g->files[0].file->type)) {
                 r = report_identity(&u);
+                if (r < 0)
+                        return r;
+        }
+        if (!u.rejected && !u.sys.refused && g->has_fragment && g->files[0].file &&
+            g->files[0].file->type == UNIT_SERVICE) {
+                const char *why = service_refusal(&u.sys);
+
+                if (why && u.p->mode == MODE_MIRROR) {
+                        u.rejected = true;
+                        r = report(&u, DIAG_ERROR, EFFECT_UNIT_FATAL, "mirror", g->files[0].file, NULL,
+                                   "%s; systemd %u refuses the unit", why, e->version);
+                } else if (why)
+                        r = report(&u, DIAG_WARNING, EFFECT_UNIT_FATAL, "systemd-check", g->files[0].file, NULL,
+                                   "%s; systemd %u would refuse to load this unit", why, e->version);
+                else
+                        r = 0;
                 if (r < 0)
                         return r;
         }

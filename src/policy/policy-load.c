@@ -20,7 +20,7 @@
 #define POLICY_FILE_MAX YAML_SIZE_MAX
 
 typedef struct LoadContext {
-        const char *chain[EXTENDS_DEPTH_MAX + 1];   /* sources being loaded, for cycles */
+        char *chain[EXTENDS_DEPTH_MAX + 1];         /* canonical sources being loaded, for cycles */
         size_t depth;
         PolicyError *err;
         const char *source;                        /* the file being applied */
@@ -597,14 +597,21 @@ static int load_tree(LoadContext *c, const char *text, size_t size, const char *
                      Policy **ret) {
         _cleanup_(policy_freep) Policy *p = NULL;
         YNode *root = NULL;
+        _cleanup_free_ char *canonical = NULL;
         const char *saved = c->source;
         _cleanup_free_ char *yerr = NULL;
         const YNode *v;
         int r;
 
-        /* c->source is still the file whose extends: led here. */
+        /* c->source is still the file whose extends: led here. The same file
+         * can be named in many ways: compare canonical paths. */
+        canonical = startswith(source, "builtin:") ? strdup(source) : realpath(source, NULL);
+        if (!canonical)
+                canonical = strdup(source);
+        if (!canonical)
+                return -ENOMEM;
         for (size_t i = 0; i < c->depth; i++)
-                if (streq(c->chain[i], source))
+                if (streq(c->chain[i], canonical))
                         return fail(c, at, "extends: cycle through '%s'", source);
         if (c->depth >= EXTENDS_DEPTH_MAX)
                 return fail(c, at, "extends: more than %d levels", EXTENDS_DEPTH_MAX);
@@ -650,7 +657,7 @@ static int load_tree(LoadContext *c, const char *text, size_t size, const char *
                 goto out;
         }
 
-        c->chain[c->depth++] = source;
+        c->chain[c->depth++] = canonical;
         v = ynode_get(root, "extends");
         if (v) {
                 r = expect_kind(c, v, YNODE_SCALAR, "extends");
@@ -685,6 +692,8 @@ static int load_tree(LoadContext *c, const char *text, size_t size, const char *
                 const char *base = strrchr(source, '/');
 
                 p->name = strdup(startswith(source, "builtin:") ? source + 8 : base ? base + 1 : source);
+                if (p->name && (endswith(p->name, ".yaml") || endswith(p->name, ".yml")))
+                        *strrchr(p->name, '.') = '\0';
                 if (!p->name) {
                         r = -ENOMEM;
                         goto out;

@@ -9,6 +9,7 @@
 
 #include "basic/strbuf.h"
 #include "user-check.h"
+#include "validate/specifier.h"
 #include "validate/user-name.h"
 
 static bool all_digits(const char *s) {
@@ -72,11 +73,22 @@ static bool is_blank(char c) {
 int policy_check_user_value(const Policy *p, unsigned version, const JudgeContext *ctx,
                             const char *key, const char *value, char **ret_bad, char **ret_setting) {
         bool list = streq(key, "SupplementaryGroups");
+        _cleanup_free_ char *expanded = NULL;
         const char *s = value;
+        int r;
 
-        (void) ctx;
         if (asprintf(ret_setting, "user-names.%s", rule_name(p)) < 0)
                 return -ENOMEM;
+
+        /* Names are judged as systemd sees them: specifiers expanded for
+         * this unit (the caller has already set aside template values). */
+        if (strchr(value, '%')) {
+                r = specifier_expand(value, SPECIFIER_FULL, ctx->unit_name, version, &expanded, NULL);
+                if (r == -ENOMEM)
+                        return r;
+                if (r >= 0)
+                        s = expanded;
+        }
 
         while (*s) {
                 size_t n;

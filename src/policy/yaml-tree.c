@@ -153,6 +153,17 @@ int ynode_parse(const char *text, size_t size, YNode **ret, char **ret_error) {
                         yaml_mark_t m = parser.problem_mark;
                         char what[256];
 
+                        /* Reader errors (bad UTF-8) carry only a byte offset. */
+                        if (parser.error == YAML_READER_ERROR) {
+                                m = (yaml_mark_t) {};
+                                for (size_t i = 0; i < parser.problem_offset && i < size; i++)
+                                        if (text[i] == '\n') {
+                                                m.line++;
+                                                m.column = 0;
+                                        } else
+                                                m.column++;
+                        }
+
                         snprintf(what, sizeof(what), "%s%s%s", parser.problem ? parser.problem : "syntax error",
                                  parser.context ? " " : "", parser.context ? parser.context : "");
                         r = set_error(&b, &m, what);

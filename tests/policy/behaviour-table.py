@@ -36,13 +36,15 @@ ROWS = [
         'systemd-233': changed(ROOT, absent=['User=0day']),
         'systemd-252': same(r'note: .*0day'),
     }),
-    ('ExecStart=bin/true', 'u.service', [('[Service]\nExecStart=bin/true\n', None)], {
+    # A valid ExecStart= stays, so that dropping the bad line leaves a unit
+    # systemd loads (with none at all, every version refuses the service).
+    ('ExecStart=bin/true', 'u.service', [('[Service]\nType=oneshot\nExecStart=/bin/true\nExecStart=bin/true\n', None)], {
         'default': rejected(r'\(default:invalid\.ExecStart\)'),
         'posix': rejected(r'\(posix:invalid\.ExecStart\)'),
         'systemd-233': changed(r'systemd 233 ignores the line', absent=['ExecStart=bin/true']),
         'systemd-252': rejected(r'\(systemd-252:mirror\)'),
     }),
-    ('ExecStart=-bin/true', 'u.service', [('[Service]\nType=oneshot\nExecStart=-bin/true\n', None)], {
+    ('ExecStart=-bin/true', 'u.service', [('[Service]\nType=oneshot\nExecStart=/bin/true\nExecStart=-bin/true\n', None)], {
         'default': changed(r'warning: .*line removed.*\(default:dash-prefix\)', absent=['ExecStart=-bin/true']),
         'posix': changed(r'warning: .*\(posix:dash-prefix\)', absent=['ExecStart=-bin/true']),
         'systemd-233': changed(r'warning: ', absent=['ExecStart=-bin/true']),

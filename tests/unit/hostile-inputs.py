@@ -44,7 +44,7 @@ def main():
             with open(path, 'wb') as f:
                 f.write(content)
             try:
-                r = subprocess.run([exe, 'filter', name], cwd=tmp, capture_output=True, timeout=20)
+                r = subprocess.run([exe, 'filter', '--no-policy', name], cwd=tmp, capture_output=True, timeout=20)
             except subprocess.TimeoutExpired:
                 print(f'FAIL {name}: timed out')
                 failures += 1
@@ -55,7 +55,7 @@ def main():
             ok = ok and (re.search(want_err, err) is not None if want_err else err == '')
             # Every diagnostic is one line: PATH[:LINE]: severity: ...
             ok = ok and all(re.match(r'^[^:]+(:\d+)?: (error|warning|note): ', line) for line in err.splitlines())
-            j = subprocess.run([exe, 'filter', '--format', 'json', name], cwd=tmp, capture_output=True, timeout=20)
+            j = subprocess.run([exe, 'filter', '--no-policy', '--format', 'json', name], cwd=tmp, capture_output=True, timeout=20)
             try:
                 objs = [json.loads(line) for line in j.stdout.splitlines()]
                 ok = ok and len(objs) == 1 and j.returncode == want_rc
@@ -68,14 +68,14 @@ def main():
         # Unreadable input: exit 3 with a one-line error.
         d = os.path.join(tmp, 'unreadable.service')
         os.mkdir(d + '.dir')
-        r = subprocess.run([exe, 'filter', 'nonexistent.service'], cwd=tmp, capture_output=True, timeout=20)
+        r = subprocess.run([exe, 'filter', '--no-policy', 'nonexistent.service'], cwd=tmp, capture_output=True, timeout=20)
         ok = r.returncode == 3 and re.fullmatch(rb'nonexistent\.service: error: cannot open: .*\n', r.stderr)
         print(f'{"ok" if ok else "FAIL"} unreadable: rc={r.returncode}')
         failures += not ok
 
         # Output to a full disk: clear error, exit 3.
         with open('/dev/full', 'wb') as full:
-            r = subprocess.run([exe, 'filter', 'many-keys.service'], cwd=tmp, stdout=full,
+            r = subprocess.run([exe, 'filter', '--no-policy', 'many-keys.service'], cwd=tmp, stdout=full,
                                stderr=subprocess.PIPE, timeout=20)
         ok = r.returncode == 3 and b'No space left on device' in r.stderr
         print(f'{"ok" if ok else "FAIL"} /dev/full: rc={r.returncode} {r.stderr[:100]!r}')

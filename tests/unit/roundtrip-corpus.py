@@ -33,7 +33,7 @@ def main():
 
     for p in files:
         data = open(p, 'rb').read()
-        r = subprocess.run([exe, 'filter', p], capture_output=True, timeout=30)
+        r = subprocess.run([exe, 'filter', '--no-policy', p], capture_output=True, timeout=30)
         if r.stdout != data or r.returncode not in (0, 1):
             failures += 1
             print(f'FAIL one-by-one {p}: rc={r.returncode} {len(r.stdout)} vs {len(data)} bytes')
@@ -41,14 +41,14 @@ def main():
 
     made = subprocess.run([sys.executable, make_stream, corpus], capture_output=True, check=True)
     stream, n_files = made.stdout, int(made.stderr.split()[0])
-    r = subprocess.run([exe, 'filter'], input=stream, capture_output=True, timeout=60)
+    r = subprocess.run([exe, 'filter', '--no-policy'], input=stream, capture_output=True, timeout=60)
     if r.stdout != stream or r.returncode != 0:
         failures += 1
         print(f'FAIL stream: rc={r.returncode}, {len(r.stdout)} vs {len(stream)} bytes')
     else:
         print(f'stream: {len(stream)} bytes identical')
 
-    r = subprocess.run([exe, 'filter', '--format', 'json'], input=stream, capture_output=True, timeout=60)
+    r = subprocess.run([exe, 'filter', '--no-policy', '--format', 'json'], input=stream, capture_output=True, timeout=60)
     lines = r.stdout.splitlines()
     for line in lines:
         json.loads(line)
@@ -58,8 +58,8 @@ def main():
     else:
         print(f'json: {len(lines)} objects parse')
 
-    tree = subprocess.run([exe, 'filter', corpus], capture_output=True, timeout=60)
-    again = subprocess.run([exe, 'filter'], input=tree.stdout, capture_output=True, timeout=60)
+    tree = subprocess.run([exe, 'filter', '--no-policy', corpus], capture_output=True, timeout=60)
+    again = subprocess.run([exe, 'filter', '--no-policy'], input=tree.stdout, capture_output=True, timeout=60)
     if tree.returncode != 0 or again.stdout != tree.stdout:
         failures += 1
         print(f'FAIL tree: rc={tree.returncode}, re-read differs: {again.stdout != tree.stdout}')
