@@ -119,14 +119,23 @@ const char *systemd_effect_to_string(SystemdEffect e) {
         return "unknown";
 }
 
+static bool is_control(unsigned char c) {
+        return c < 0x20 || c == 0x7f;
+}
+
 static int append_printable(StrBuf *out, const char *s) {
         int r = 0;
 
-        for (const unsigned char *p = (const unsigned char *) s; *p && r >= 0; p++) {
-                if (*p < 0x20 || *p == 0x7f)
-                        r = strbuf_printf(out, "\\x%02x", *p);
-                else
-                        r = strbuf_append_char(out, (char) *p);
+        while (*s && r >= 0) {
+                size_t n = 0;
+
+                while (s[n] && !is_control((unsigned char) s[n]))
+                        n++;
+                if (n > 0) {
+                        r = strbuf_append(out, s, n);
+                        s += n;
+                } else
+                        r = strbuf_printf(out, "\\x%02x", (unsigned char) *s++);
         }
         return r;
 }

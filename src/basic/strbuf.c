@@ -50,7 +50,7 @@ int strbuf_append_str(StrBuf *b, const char *s) {
         return strbuf_append(b, s, strlen(s));
 }
 
-int strbuf_append_char(StrBuf *b, char c) {
+int strbuf_append_char_slow(StrBuf *b, char c) {
         return strbuf_append(b, &c, 1);
 }
 

@@ -18,7 +18,16 @@ typedef struct StrBuf {
 int strbuf_reserve(StrBuf *b, size_t extra);
 int strbuf_append(StrBuf *b, const void *p, size_t n);
 int strbuf_append_str(StrBuf *b, const char *s);
-int strbuf_append_char(StrBuf *b, char c);
+int strbuf_append_char_slow(StrBuf *b, char c);
+/* The common case, room in the buffer, without a call. */
+static inline int strbuf_append_char(StrBuf *b, char c) {
+        if (b->data && b->len + 2 <= b->allocated) {
+                b->data[b->len++] = c;
+                b->data[b->len] = '\0';
+                return 0;
+        }
+        return strbuf_append_char_slow(b, c);
+}
 int strbuf_printf(StrBuf *b, const char *fmt, ...) _printf_(2, 3);
 void strbuf_reset(StrBuf *b);
 void strbuf_done(StrBuf *b);

@@ -41,6 +41,7 @@ typedef struct UnitRun {
         const Policy *p;
         UnitGroup *g;
         bool rejected;
+        bool sys_stopped;      /* systemd stopped reading the current file */
         Identity sys;          /* systemd's view of the input */
         Identity out;          /* systemd's view of unitguard's output */
 } UnitRun;
@@ -62,9 +63,8 @@ static int report(UnitRun *u, DiagSeverity sev, SystemdEffect eff, const char *s
         return r;
 }
 
-static bool is_user_key(const char *key) {
-        return streq(key, "User") || streq(key, "Group") || streq(key, "SupplementaryGroups") ||
-               streq(key, "SocketUser") || streq(key, "SocketGroup");
+static bool is_user_kind(const Directive *d) {
+        return d->kind == DIRECTIVE_USER || d->kind == DIRECTIVE_GROUP || d->kind == DIRECTIVE_GROUP_LIST;
 }
 
 static bool is_exec_unit(UnitType t) {
@@ -85,6 +85,10 @@ static SystemdEffect effect_of(Verdict v) {
 /* Follows systemd through one assignment: the identity the unit runs as.
  * Returns false when systemd stops reading the file here. */
 static bool track_identity(Identity *id, const UnitFile *f, const UnitEntry *e, Verdict v) {
+        /* Most keys matter to none of the checks below. */
+        if (v != VERDICT_FATAL && !strchr("UDEST", e->key[0]))
+                return true;
+
         /* Named, even if systemd then refuses or ignores the value; an
          * explicit root is a choice, not an accident. */
         if (streq(e->key, "User") && e->value[0] && !streq(e->value, "root") && !streq(e->value, "0"))
@@ -127,6 +131,9 @@ static bool track_identity(Identity *id, const UnitFile *f, const UnitEntry *e, 
 static unsigned count_commands(const char *value) {
         ExecLine l = {};
         unsigned n = 1;
+
+        if (!strchr(value, ';'))
+                return 1;
 
         /* The version and name only change how words are judged, not how
          * the line is split. */
@@ -181,8 +188,11 @@ static int judge_entry(UnitRun *u, UnitFile *f, size_t i, bool *stop) {
         if (r < 0)
                 return r;
 
-        if (!track_identity(&u->sys, f, e, j.verdict) && p->mode == MODE_MIRROR)
-                *stop = true;
+        if (!u->sys_stopped && !track_identity(&u->sys, f, e, j.verdict)) {
+                u->sys_stopped = true;
+                if (p->mode == MODE_MIRROR)
+                        *stop = true;
+        }
 
         if (j.deferred)
                 return report(u, DIAG_NOTE, EFFECT_NONE, "deferred", f, e,
@@ -257,7 +267,7 @@ static int judge_entry(UnitRun *u, UnitFile *f, size_t i, bool *stop) {
                 if (asprintf(&why, "Empty %s= resets it: the service would run as root", e->key) < 0)
                         return -ENOMEM;
                 invalid = true;
-        } else if (is_user_key(e->key) && e->value[0] && !j.dash_escaped) {
+        } else if (is_user_kind(j.directive) && e->value[0] && !j.dash_escaped) {
                 /* The policy's own name rule decides, not systemd's. */
                 _cleanup_free_ char *bad = NULL;
 
@@ -283,6 +293,8 @@ static int judge_entry(UnitRun *u, UnitFile *f, size_t i, bool *stop) {
                 }
         } else {
                 invalid = j.invalid || j.verdict == VERDICT_FATAL || j.verdict == VERDICT_IGNORED;
+                if (!invalid)
+                        return 0;
                 if (j.dash_escaped) {
                         action = ACTION_DROP;
                         setting = strdup("dash-prefix");
@@ -346,6 +358,13 @@ static int track_output(UnitRun *u) {
         return 0;
 }
 
+static bool group_modified(const UnitGroup *g) {
+        for (size_t fi = 0; fi < g->n_files; fi++)
+                if (g->files[fi].file && unit_file_modified(g->files[fi].file))
+                        return true;
+        return false;
+}
+
 static int report_identity(UnitRun *u) {
         const Identity *s = &u->sys;
         int r;
@@ -364,10 +383,14 @@ static int report_identity(UnitRun *u) {
         if (u->p->mode == MODE_MIRROR || u->rejected)
                 return 0;
 
-        /* The promise, checked on the output itself. */
-        r = track_output(u);
-        if (r < 0)
-                return r;
+        /* The promise, checked on the output itself: systemd's view of what
+         * is written, which is the input's unless something was changed. */
+        if (group_modified(u->g)) {
+                r = track_output(u);
+                if (r < 0)
+                        return r;
+        } else
+                u->out = u->sys;
         if (s->user_named && runs_as_root(&u->out)) {
                 u->rejected = true;
                 return report(u, DIAG_ERROR, EFFECT_NONE, "promise", NULL, NULL,
@@ -394,6 +417,7 @@ static int judge_file(UnitRun *u, UnitFile *f) {
                         return r;
         }
 
+        u->sys_stopped = false;
         for (size_t i = 0; i < f->n_entries; i++) {
                 const UnitEntry *e = &f->entries[i];
                 bool stop = false;
@@ -461,9 +485,7 @@ int policy_engine_judge(void *userdata, UnitGroup *g) {
                         return r;
         }
 
-        for (size_t fi = 0; fi < g->n_files; fi++)
-                if (g->files[fi].file && unit_file_modified(g->files[fi].file))
-                        changed = true;
+        changed = group_modified(g);
         g->verdict = u.rejected ? GROUP_REJECTED : changed ? GROUP_CHANGED : GROUP_ACCEPTED;
         return 0;
 }

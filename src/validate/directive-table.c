@@ -6,18 +6,18 @@
 #include "directive-table.h"
 
 /* Index of the first entry with this name, or directive_table_size. */
+/* The first row with that name, or directive_table_size if none. */
 static size_t first_with_name(const char *name) {
-        size_t lo = 0, hi = directive_table_size;
+        size_t mask = directive_name_index_size - 1;
 
-        while (lo < hi) {
-                size_t mid = lo + (hi - lo) / 2;
+        for (size_t h = directive_name_hash(name) & mask;; h = (h + 1) & mask) {
+                int16_t i = directive_name_index[h];
 
-                if (strcmp(directive_table[mid].name, name) < 0)
-                        lo = mid + 1;
-                else
-                        hi = mid;
+                if (i < 0)
+                        return directive_table_size;
+                if (streq(directive_table[i].name, name))
+                        return (size_t) i;
         }
-        return lo;
 }
 
 static UnitType type_of_section(const char *section) {

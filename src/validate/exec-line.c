@@ -14,6 +14,10 @@
 
 #define BLANKS " \t\n\r"
 
+static inline bool is_blank_char(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 static int unhex(char c) {
         if (c >= '0' && c <= '9')
                 return c - '0';
@@ -179,7 +183,7 @@ int exec_extract_word(const char **p, char **ret, bool *ret_unknown_escape) {
                         s++;
                         continue;
                 }
-                if (strchr(BLANKS, c)) {
+                if (is_blank_char(c)) {
                         s += strspn(s, BLANKS);
                         break;
                 }
@@ -373,12 +377,12 @@ static int parse_command(const char **p, unsigned version, const char *unit_name
                 const char *s = *p;
 
                 /* A lone unquoted ';' separates commands; "\;" alone is a literal ';'. */
-                if (s[0] == ';' && (!s[1] || strchr(BLANKS, s[1]))) {
+                if (s[0] == ';' && (!s[1] || is_blank_char(s[1]))) {
                         *p = s + 1 + strspn(s + 1, BLANKS);
                         semicolon = true;
                         break;
                 }
-                if (s[0] == '\\' && s[1] == ';' && (!s[2] || strchr(BLANKS, s[2]))) {
+                if (s[0] == '\\' && s[1] == ';' && (!s[2] || is_blank_char(s[2]))) {
                         *p = s + 2 + strspn(s + 2, BLANKS);
                         expanded = strdup(";");
                         if (!expanded || argv_push(&c, expanded, &allocated) < 0)

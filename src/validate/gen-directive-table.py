@@ -33,6 +33,14 @@ def c_string(s):
     return '"' + out + '"'
 
 
+def directive_name_hash(name):
+    """FNV-1a, 32 bits; directive_name_hash() in directive-table.c must agree."""
+    h = 2166136261
+    for b in name:
+        h = ((h ^ b) * 16777619) & 0xffffffff
+    return h
+
+
 def main():
     rows = []
     seen = set()
@@ -100,6 +108,28 @@ def main():
                    f'.values = {"values_%d" % i if r["values"] else "NULL"} }},')
     out.append('};')
     out.append('const size_t directive_table_size = sizeof(directive_table) / sizeof(directive_table[0]);')
+
+    # A hash index from name to the first row with that name, so a lookup
+    # costs one hash and usually one string compare (open addressing; the
+    # table is at least four times the number of names).
+    first = {}
+    for i, r in enumerate(rows):
+        first.setdefault(r['name'].encode(), i)
+    size = 1
+    while size < 4 * len(first):
+        size *= 2
+    slots = [-1] * size
+    for name, i in first.items():
+        h = directive_name_hash(name) & (size - 1)
+        while slots[h] != -1:
+            h = (h + 1) & (size - 1)
+        slots[h] = i
+    out.append('')
+    out.append(f'const int16_t directive_name_index[{size}] = {{')
+    for k in range(0, size, 16):
+        out.append('        ' + ', '.join(str(v) for v in slots[k:k + 16]) + ',')
+    out.append('};')
+    out.append(f'const size_t directive_name_index_size = {size};')
     with open(sys.argv[2], 'w', encoding='utf-8') as f:
         f.write('\n'.join(out) + '\n')
 
