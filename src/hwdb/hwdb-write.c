@@ -22,7 +22,8 @@ static const char *ref_get(const HwdbTrie *t, uint32_t ref, uint32_t *ret_len) {
                 const HwdbTrieNode *n = &t->nodes[ref & ~OWNER_NODE];
 
                 *ret_len = n->prefix_len;
-                return t->prefixes + n->prefix_off;
+                /* A trie that holds no record has no prefix arena at all. */
+                return n->prefix_len > 0 ? t->prefixes + n->prefix_off : "";
         }
         uint32_t off = t->string_offs[ref];
         uint32_t end = ref + 1 < t->n_strings ? t->string_offs[ref + 1] : (uint32_t) t->strings_len;
