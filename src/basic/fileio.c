@@ -80,7 +80,8 @@ int loop_write(int fd, const void *data, size_t size) {
         return 0;
 }
 
-int write_file_atomic(const char *path, const void *data, size_t size, unsigned mode) {
+int write_file_atomic_with(const char *path, unsigned mode, int (*fill)(void *userdata, int fd),
+                           void *userdata) {
         _cleanup_free_ char *tmp = NULL;
         int fd, r;
 
@@ -90,7 +91,7 @@ int write_file_atomic(const char *path, const void *data, size_t size, unsigned 
         if (fd < 0)
                 return -errno;
 
-        r = loop_write(fd, data, size);
+        r = fill(userdata, fd);
         if (r >= 0 && fchmod(fd, (mode_t) mode) < 0)
                 r = -errno;
         if (r >= 0 && fsync(fd) < 0)
@@ -102,4 +103,21 @@ int write_file_atomic(const char *path, const void *data, size_t size, unsigned 
         if (r < 0)
                 (void) unlink(tmp);
         return r;
+}
+
+typedef struct Buffer {
+        const void *data;
+        size_t size;
+} Buffer;
+
+static int write_buffer(void *userdata, int fd) {
+        const Buffer *b = userdata;
+
+        return loop_write(fd, b->data, b->size);
+}
+
+int write_file_atomic(const char *path, const void *data, size_t size, unsigned mode) {
+        Buffer b = { data, size };
+
+        return write_file_atomic_with(path, mode, write_buffer, &b);
 }

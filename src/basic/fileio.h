@@ -8,8 +8,12 @@
 int read_full_fd(int fd, size_t max_size, char **ret, size_t *ret_size);
 int read_full_file(const char *path, size_t max_size, char **ret, size_t *ret_size);
 
-/* Writes data to path atomically: a temporary file in the same directory,
- * fsync'd and renamed over path. Nothing is left behind on failure. */
+/* Writes path atomically: fill(userdata, fd) writes the content to a
+ * temporary file in the same directory, which is then fsync'd and renamed
+ * over path. Nothing is left behind on failure. */
+int write_file_atomic_with(const char *path, unsigned mode, int (*fill)(void *userdata, int fd),
+                           void *userdata);
+/* The same for a buffer. */
 int write_file_atomic(const char *path, const void *data, size_t size, unsigned mode);
 
 /* write(2) until done; -errno on failure (EPIPE included). */

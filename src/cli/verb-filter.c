@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli-policy.h"
 #include "exit-codes.h"
 #include "filter/filter.h"
 #include "policy/policy-engine.h"
@@ -62,7 +63,6 @@ int verb_filter(int argc, char **argv) {
         bool use_policy = true;
         PolicyEngine engine = {};
         unsigned target = 0;
-        PolicyError perr = {};
         bool framed;
         int c, r = 0;
 
@@ -112,19 +112,8 @@ int verb_filter(int argc, char **argv) {
                         return EXIT_USAGE;
                 }
 
-        r = use_policy ? policy_load(policy_name, &policy, &perr) : 0;
-        if (r < 0) {
-                StrBuf b = {};
-
-                if (perr.message)
-                        policy_error_format(&perr, &b);
-                else
-                        strbuf_printf(&b, "%s: error: cannot load policy: %s\n", policy_name, strerror(-r));
-                fputs(b.data, stderr);
-                strbuf_done(&b);
-                policy_error_done(&perr);
+        if (use_policy && cli_load_policy(policy_name, &policy) < 0)
                 return EXIT_USAGE;
-        }
         if (policy) {
                 engine.policy = policy;
                 engine.version = target ? target : policy->target;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "basic/fileio.h"
+#include "cli-policy.h"
 #include "exit-codes.h"
 #include "policy/policy.h"
 #include "verbs.h"
@@ -23,21 +24,7 @@ static void help(FILE *f) {
 
 /* Loads a policy, printing its error. Returns an exit code. */
 static int load(const char *what, Policy **ret) {
-        PolicyError err = {};
-        StrBuf b = {};
-        int r;
-
-        r = policy_load(what, ret, &err);
-        if (r == 0)
-                return EXIT_CLEAN;
-        if (err.message)
-                policy_error_format(&err, &b);
-        else
-                strbuf_printf(&b, "%s: error: cannot load policy: %s\n", what, strerror(-r));
-        fputs(b.data, stderr);
-        strbuf_done(&b);
-        policy_error_done(&err);
-        return EXIT_USAGE;
+        return cli_load_policy(what, ret) < 0 ? EXIT_USAGE : EXIT_CLEAN;
 }
 
 static int write_out(StrBuf *b) {

@@ -352,27 +352,12 @@ static int fd_write(void *userdata, const void *data, size_t size) {
         return loop_write(*(int *) userdata, data, size);
 }
 
-int hwdb_trie_write_file(HwdbTrie *t, const char *path) {
-        _cleanup_free_ char *tmp = NULL;
-        int fd, r;
-
-        if (asprintf(&tmp, "%s.unitguard-XXXXXX", path) < 0)
-                return -ENOMEM;
-        fd = mkostemp(tmp, O_CLOEXEC);
-        if (fd < 0)
-                return -errno;
-
+static int fill_file(void *userdata, int fd) {
         HwdbSink sink = { NULL, fd_write, &fd };
-        r = hwdb_trie_write(t, &sink);
-        if (r >= 0 && fchmod(fd, 0644) < 0)
-                r = -errno;
-        if (r >= 0 && fsync(fd) < 0)
-                r = -errno;
-        if (close(fd) < 0 && r >= 0)
-                r = -errno;
-        if (r >= 0 && rename(tmp, path) < 0)
-                r = -errno;
-        if (r < 0)
-                (void) unlink(tmp);
-        return r;
+
+        return hwdb_trie_write(userdata, &sink);
+}
+
+int hwdb_trie_write_file(HwdbTrie *t, const char *path) {
+        return write_file_atomic_with(path, 0644, fill_file, t);
 }

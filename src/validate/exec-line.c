@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "basic/hex.h"
 #include "basic/alloc-util.h"
 #include "basic/macro.h"
 #include "basic/strbuf.h"
@@ -16,16 +17,6 @@
 
 static inline bool is_blank_char(char c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-static int unhex(char c) {
-        if (c >= '0' && c <= '9')
-                return c - '0';
-        if (c >= 'a' && c <= 'f')
-                return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F')
-                return c - 'A' + 10;
-        return -1;
 }
 
 static int append_utf8(StrBuf *b, uint32_t cp) {
@@ -71,7 +62,7 @@ static int decode_escape(const char *p, StrBuf *b) {
 
         switch (*p) {
         case 'x': {
-                int a = unhex(p[1]), c = a < 0 ? -1 : unhex(p[2]);
+                int a = unhexchar(p[1]), c = a < 0 ? -1 : unhexchar(p[2]);
 
                 if (a < 0 || c < 0 || (a == 0 && c == 0))
                         return -EINVAL;
@@ -84,7 +75,7 @@ static int decode_escape(const char *p, StrBuf *b) {
                 uint32_t cp = 0;
 
                 for (size_t i = 1; i <= n; i++) {
-                        int d = unhex(p[i]);
+                        int d = unhexchar(p[i]);
                         if (d < 0)
                                 return -EINVAL;
                         cp = (cp << 4) | (uint32_t) d;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "basic/hex.h"
 #include "basic/macro.h"
 #include "path-util.h"
 #include "unit-name.h"
@@ -123,16 +124,6 @@ UnitType unit_name_to_type(const char *name) {
         return unit_type_from_string(strrchr(name, '.') + 1);
 }
 
-static int unhex(char c) {
-        if (c >= '0' && c <= '9')
-                return c - '0';
-        if (c >= 'a' && c <= 'f')
-                return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F')
-                return c - 'A' + 10;
-        return -1;
-}
-
 int unit_name_unescape(const char *s, char **ret) {
         _cleanup_free_ char *r = NULL;
         char *t;
@@ -149,10 +140,10 @@ int unit_name_unescape(const char *s, char **ret) {
 
                         if (s[1] != 'x')
                                 return -EINVAL;
-                        a = unhex(s[2]);
+                        a = unhexchar(s[2]);
                         if (a < 0)
                                 return -EINVAL;
-                        b = unhex(s[3]);
+                        b = unhexchar(s[3]);
                         if (b < 0)
                                 return -EINVAL;
                         *t++ = (char) ((a << 4) | b);
