@@ -165,6 +165,16 @@ int specifier_expand(const char *text, SpecifierContext ctx, const char *unit_na
                 info = &dummy;
         *info = (SpecifierInfo) {};
 
+        /* Most values have no specifier at all. */
+        if (!strchr(text, '%')) {
+                if (strlen(text) >= (ctx == SPECIFIER_PATH ? PATH_LIMIT : FULL_MAX))
+                        return -ENAMETOOLONG;
+                if (!ret)
+                        return 0;
+                *ret = strdup(text);
+                return *ret ? 0 : -ENOMEM;
+        }
+
         if (unit_name)
                 kind = unit_name_classify(unit_name);
 
@@ -174,12 +184,16 @@ int specifier_expand(const char *text, SpecifierContext ctx, const char *unit_na
 
         for (const char *p = text; *p; p++) {
                 const Spec *s;
+                size_t plain;
                 char c;
 
-                if (*p != '%') {
-                        r = strbuf_append_char(&b, *p);
+                /* Copy the text up to the next '%' at once. */
+                plain = strcspn(p, "%");
+                if (plain > 0) {
+                        r = strbuf_append(&b, p, plain);
                         if (r < 0)
                                 return r;
+                        p += plain - 1;
                         continue;
                 }
 
