@@ -358,8 +358,8 @@ static bool is_identity_key(const char *key) {
 }
 
 static int apply_rewrite_action(LoadContext *c, Rewrite *rw, const YNode *n, const char *verb) {
-        static const char *const keys[] = { "section", "key", "value", "to", NULL };
-        const YNode *section, *key, *value, *to;
+        static const char *const keys[] = { "section", "key", "value", "to", "matching", NULL };
+        const YNode *section, *key, *value, *to, *matching;
         int r;
 
         r = expect_kind(c, n, YNODE_MAPPING, verb);
@@ -371,8 +371,19 @@ static int apply_rewrite_action(LoadContext *c, Rewrite *rw, const YNode *n, con
         key = ynode_get(n, "key");
         value = ynode_get(n, "value");
         to = ynode_get(n, "to");
+        matching = ynode_get(n, "matching");
         if (!section || !key)
                 return fail(c, n, "%s needs section and key", verb);
+        /* Which existing entries the action applies to (set, remove, rename). */
+        if (matching) {
+                if (rw->kind == REWRITE_ADD)
+                        return fail(c, matching, "add takes no 'matching'");
+                r = get_string(c, matching, "matching", &rw->matching);
+                if (r >= 0)
+                        r = compile_regex(c, matching, rw->matching, &rw->value_re);
+                if (r < 0)
+                        return r;
+        }
         r = get_string(c, section, "section", &rw->section);
         if (r >= 0)
                 r = get_string(c, key, "key", &rw->key);
@@ -397,17 +408,10 @@ static int apply_rewrite_action(LoadContext *c, Rewrite *rw, const YNode *n, con
                         return fail(c, value, "a rewrite must not make a unit run as root");
                 break;
         case REWRITE_REMOVE:
-                if (to)
-                        return fail(c, to, "remove takes no 'to'");
+                if (to || value)
+                        return fail(c, to ? to : value, "remove takes only section, key and matching");
                 if (is_identity_key(rw->key))
                         return fail(c, key, "a rewrite must not remove %s= (the unit could run as root)", rw->key);
-                if (value) {
-                        r = get_string(c, value, "value", &rw->value);
-                        if (r >= 0)
-                                r = compile_regex(c, value, rw->value, &rw->value_re);
-                        if (r < 0)
-                                return r;
-                }
                 break;
         case REWRITE_RENAME:
                 if (!to || value)

@@ -98,7 +98,7 @@ static int note(const Policy *p, const Rewrite *rw, UnitFile *f, const UnitEntry
 
 static int apply_one(const Policy *p, const Rewrite *rw, UnitGroup *g, UnitFile *target) {
         _cleanup_free_ char *msg = NULL;
-        bool matched = false;
+        bool key_set = false;
         int r;
 
         if (rw->kind != REWRITE_ADD)
@@ -112,6 +112,9 @@ static int apply_one(const Policy *p, const Rewrite *rw, UnitGroup *g, UnitFile 
 
                                 if (!entry_is(f, e, rw->section, rw->key))
                                         continue;
+                                key_set = true;
+                                if (!value_matches(rw, e->value))
+                                        continue;
                                 switch (rw->kind) {
                                 case REWRITE_SET:
                                         r = unit_entry_set_edit(f, i, EDIT_REPLACE, rw->value);
@@ -119,8 +122,6 @@ static int apply_one(const Policy *p, const Rewrite *rw, UnitGroup *g, UnitFile 
                                                 r = asprintf(&msg, "set to '%s'", rw->value) < 0 ? -ENOMEM : 0;
                                         break;
                                 case REWRITE_REMOVE:
-                                        if (!value_matches(rw, e->value))
-                                                continue;
                                         r = unit_entry_set_edit(f, i, p->comment_removed ? EDIT_COMMENT : EDIT_DROP,
                                                                 p->comment_removed ? rw->id : NULL);
                                         if (r >= 0)
@@ -139,11 +140,10 @@ static int apply_one(const Policy *p, const Rewrite *rw, UnitGroup *g, UnitFile 
                                 msg = mfree_str(msg);
                                 if (r < 0)
                                         return r;
-                                matched = true;
                         }
                 }
 
-        if (rw->kind == REWRITE_ADD || (rw->kind == REWRITE_SET && !matched)) {
+        if (rw->kind == REWRITE_ADD || (rw->kind == REWRITE_SET && !key_set)) {
                 r = unit_file_add_entry(target, rw->section, rw->key, rw->value);
                 if (r < 0)
                         return r;

@@ -93,6 +93,11 @@ static int show_rewrite(StrBuf *out, const Rewrite *rw) {
                 if (r >= 0)
                         r = quoted(out, rw->value);
         }
+        if (r >= 0 && rw->matching) {
+                r = strbuf_append_str(out, ", matching: ");
+                if (r >= 0)
+                        r = quoted(out, rw->matching);
+        }
         if (r >= 0 && rw->to) {
                 r = strbuf_append_str(out, ", to: ");
                 if (r >= 0)

@@ -25,6 +25,7 @@ void rewrite_done(Rewrite *rw) {
         free(rw->key);
         free(rw->value);
         free(rw->to);
+        free(rw->matching);
         if (rw->value_re)
                 pcre2_code_free(rw->value_re);
         *rw = (Rewrite) {};

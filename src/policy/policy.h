@@ -50,9 +50,10 @@ typedef struct Rewrite {
         /* The action. */
         RewriteKind kind;
         char *section, *key;
-        char *value;           /* set/add: the new value; remove: a regex on the value (or NULL) */
+        char *value;           /* set/add: the new value */
         char *to;              /* rename: the new key */
-        void *value_re;        /* compiled regex for remove (pcre2_code *) */
+        char *matching;        /* set/remove/rename: regex the old value must match, or NULL */
+        void *value_re;        /* compiled `matching` (pcre2_code *) */
 } Rewrite;
 
 typedef struct DirectiveAction {
