@@ -264,7 +264,8 @@ static int judge_entry(UnitRun *u, UnitFile *f, size_t i, bool *stop) {
                         return 0;
                 action = ACTION_FATAL;
                 setting = strdup("user-names.empty-user");
-                if (asprintf(&why, "Empty %s= resets it: the service would run as root", e->key) < 0)
+                if (asprintf(&why, "Empty %s= resets it: the service would run %s", e->key,
+                             streq(e->key, "User") ? "as root" : "with the root group") < 0)
                         return -ENOMEM;
                 invalid = true;
         } else if (is_user_kind(j.directive) && e->value[0] && !j.dash_escaped) {
