@@ -178,8 +178,7 @@ int finish_group(Filter *f, UnitGroup *g) {
                 return r;
         if (has_units && g->verdict == GROUP_REJECTED) {
                 r = strbuf_printf(&f->err, "%s: error: unit rejected, not written (unit.rejected)\n",
-                                  g->n_files > 0 && g->files[0].file ? g->files[0].file->path
-                                                                     : (g->name ? g->name : "?"));
+                                  unit_group_display_path(g));
                 if (r < 0)
                         return r;
         }

@@ -49,6 +49,13 @@ int unit_group_add(UnitGroup *g, UnitFile *file, char *framing) {
         return 0;
 }
 
+const char *unit_group_display_path(const UnitGroup *g) {
+        for (size_t i = 0; i < g->n_files; i++)
+                if (g->files[i].file)
+                        return g->files[i].file->path;
+        return g->name ? g->name : "?";
+}
+
 const char *group_verdict_to_string(GroupVerdict v) {
         switch (v) {
         case GROUP_ACCEPTED:

@@ -40,6 +40,8 @@ static inline void unit_group_freep(UnitGroup **g) {
 int unit_group_add(UnitGroup *g, UnitFile *file, char *framing);
 
 const char *group_verdict_to_string(GroupVerdict v);
+/* Where findings about the unit as a whole point: its first file. */
+const char *unit_group_display_path(const UnitGroup *g);
 
 /* Whether the drop-in directory NAME.d applies to unit: the unit itself,
  * its template, a dash prefix ("foo-.service" for "foo-bar.service") or
