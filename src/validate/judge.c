@@ -210,12 +210,17 @@ static int check_security_label(const JudgeContext *ctx, const char *value, Judg
  * unit's own instance (or, for a plain unit, its prefix). */
 static int check_unit_name(const JudgeContext *ctx, const Directive *d, const char *value, bool allow_template,
                            Judgement *j, Check *c) {
-        _cleanup_free_ char *e = NULL;
+        _cleanup_free_ char *expanded = NULL;
+        const char *e = value;
         int r;
 
-        r = expand(ctx, value, SPECIFIER_UNIT_NAME, j, c, &e);
-        if (r <= 0)
-                return r;
+        /* Most names have no specifier: judge them as written, without a copy. */
+        if (strchr(value, '%')) {
+                r = expand(ctx, value, SPECIFIER_UNIT_NAME, j, c, &expanded);
+                if (r <= 0)
+                        return r;
+                e = expanded;
+        }
         if (d->values && d->values[0] && !endswith(e, d->values[0])) {
                 c->invalid = true;
                 return set_message(j, "'%s': unit must be of type %s", e, d->values[0] + 1);
