@@ -737,7 +737,7 @@ static int load_source(LoadContext *c, const char *name_or_path, const char *rel
                 if (r == -ENOMEM)
                         return r;
                 return fail(c, at, "cannot read policy '%s': %s", path,
-                            r == -EFBIG ? "larger than 1 MiB" : strerror(-r));
+                            r == -EFBIG ? "larger than 16 MiB" : strerror(-r));
         }
         return load_tree(c, text, size, path, at, ret);
 }

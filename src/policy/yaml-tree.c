@@ -134,7 +134,7 @@ int ynode_parse(const char *text, size_t size, YNode **ret, char **ret_error) {
 
         if (size > YAML_SIZE_MAX) {
                 if (ret_error)
-                        *ret_error = strdup("1:1: policy larger than 1 MiB");
+                        *ret_error = strdup("1:1: policy larger than 16 MiB");
                 return -EFBIG;
         }
         if (memchr(text, '\0', size)) {

@@ -10,8 +10,8 @@
  * nesting and size are capped, and only one document is allowed. */
 
 #define YAML_DEPTH_MAX 32
-#define YAML_SIZE_MAX ((size_t) 1024 * 1024)
-#define YAML_NODES_MAX 100000
+#define YAML_SIZE_MAX ((size_t) 16 * 1024 * 1024)
+#define YAML_NODES_MAX 1000000
 
 typedef enum YNodeKind {
         YNODE_SCALAR,
