@@ -84,6 +84,8 @@ static inline int fuzz_hwdb_lookup_both(const HwdbBin *b, const char *key, StrBu
  * for '*', 'A' for '?', a bracket's first member for the bracket. */
 static inline void fuzz_hwdb_instantiate(const char *pat, const char *fill, StrBuf *out) {
         strbuf_reset(out);
+        /* An empty result is still a string. */
+        fuzz_assert(strbuf_reserve(out, 0) >= 0);
         for (const char *p = pat; *p; p++) {
                 if (*p == '*')
                         fuzz_assert(strbuf_append_str(out, fill) >= 0);
