@@ -171,26 +171,174 @@ static int reject(UnitRun *u, const char *setting, const UnitFile *f, const Unit
         return report(u, DIAG_ERROR, eff, setting, f, e, "%s; unit rejected", why);
 }
 
-/* Judges one entry by the policy. *stop is set when reading of the file
- * ends here (as systemd does for a drop-in in "drop-ins: systemd"). */
-static int judge_entry(UnitRun *u, UnitFile *f, size_t i, bool *stop) {
-        const Policy *p = u->p;
-        UnitEntry *e = &f->entries[i];
-        const char *section = unit_entry_section(f, e);
-        JudgeContext ctx = { .version = u->e->version, .type = f->type, .unit_name = u->g->name };
-        _cleanup_(judgement_done) Judgement j = {};
-        _cleanup_free_ char *why = NULL, *setting = NULL;
-        PolicyAction action;
-        bool invalid;
+/* Predict, don't improve: in mirror mode systemd's verdict is the decision. */
+static int decide_mirror(UnitRun *u, UnitFile *f, size_t i, const Judgement *j) {
+        const UnitEntry *e = &f->entries[i];
+        unsigned v = u->e->version;
         int r;
 
-        r = judge_assignment(&ctx, section, e->key, e->value, &j);
+        /* systemd up to 233 skipped bad names of a list one by one. */
+        if (j->verdict == VERDICT_IGNORED && streq(e->key, "SupplementaryGroups") && v < 234) {
+                _cleanup_free_ char *kept = NULL;
+
+                r = systemd_valid_group_names(v, e->value, &kept);
+                if (r < 0)
+                        return r;
+                r = report(u, DIAG_WARNING, EFFECT_LINE_IGNORED, "mirror", f, e,
+                           "%s; systemd %u skips the invalid names and keeps '%s'",
+                           j->message ? j->message : "invalid names", v, kept);
+                if (r < 0)
+                        return r;
+                return kept[0] ? unit_entry_set_edit(f, i, EDIT_REPLACE, kept)
+                               : set_removed(u, f, i, "no valid group names");
+        }
+
+        switch (j->verdict) {
+        case VERDICT_FATAL:
+                if (!f->is_dropin)
+                        return reject(u, "mirror", f, e, EFFECT_UNIT_FATAL,
+                                      j->message ? j->message : "systemd refuses this value");
+                /* systemd logs the error and skips the rest of the drop-in. */
+                r = report(u, DIAG_WARNING, EFFECT_UNIT_FATAL, "mirror", f, e,
+                           "%s; systemd %u skips the rest of this drop-in and starts the unit anyway",
+                           j->message ? j->message : "invalid value", v);
+                return r < 0 ? r : set_removed(u, f, i, "systemd skips the rest of this drop-in");
+        case VERDICT_IGNORED:
+                if (!j->directive && startswith(e->key, "X-"))
+                        return 0;
+                r = report(u, DIAG_WARNING, EFFECT_LINE_IGNORED, "mirror", f, e, "%s; systemd %u ignores the line",
+                           j->message ? j->message : "invalid value", v);
+                return r < 0 ? r : set_removed(u, f, i, j->message ? j->message : "ignored by systemd");
+        case VERDICT_NOTICE:
+                return report(u, DIAG_NOTE, EFFECT_NONE, "mirror", f, e, "%s",
+                              j->message ? j->message : "accepted with a notice");
+        default:
+                return 0;
+        }
+}
+
+/* What the policy holds against one entry, if anything. */
+typedef struct Violation {
+        PolicyAction action;
+        char *setting;         /* the deciding rule, e.g. "invalid.User" */
+        char *why;
+} Violation;
+
+static void violation_done(Violation *v) {
+        free(v->setting);
+        free(v->why);
+}
+
+/* Fills *v and returns 1 when the policy objects to the entry, 0 when not. */
+static int find_violation(UnitRun *u, const UnitFile *f, const UnitEntry *e, const JudgeContext *ctx,
+                          const Judgement *j, Violation *v) {
+        const Policy *p = u->p;
+        const char *section = unit_entry_section(f, e);
+        _cleanup_free_ char *bad = NULL, *rule = NULL;
+        int r;
+
+        if (!j->directive) {
+                if (startswith(e->key, "X-"))
+                        return 0;
+                v->action = p->unknown_action;
+                v->setting = strdup("unknown-directives");
+                if (asprintf(&v->why, "Unknown directive '%s' in [%s]", e->key, section ? section : "") < 0)
+                        v->why = NULL;
+                return 1;
+        }
+
+        if (e->value[0] == '\0' && (streq(e->key, "User") || streq(e->key, "Group"))) {
+                if (!p->empty_user_rejects)
+                        return 0;
+                v->action = ACTION_FATAL;
+                v->setting = strdup("user-names.empty-user");
+                if (asprintf(&v->why, "Empty %s= resets it: the service would run %s", e->key,
+                             streq(e->key, "User") ? "as root" : "with the root group") < 0)
+                        v->why = NULL;
+                return 1;
+        }
+
+        if (is_user_kind(j->directive) && e->value[0] && !j->dash_escaped) {
+                /* The policy's own name rule decides, not systemd's. */
+                r = policy_check_user_value(p, u->e->version, ctx, e->key, e->value, &bad, &rule);
+                if (r < 0)
+                        return r;
+                if (r > 0) {
+                        if (j->verdict == VERDICT_NOTICE)
+                                return report(u, DIAG_NOTE, EFFECT_NONE, "user-names", f, e, "%s",
+                                              j->message ? j->message : "systemd accepts this name with a notice");
+                        return 0;
+                }
+                v->action = policy_action_for(p, e->key);
+                if (asprintf(&v->setting, "invalid.%s", e->key) < 0)
+                        v->setting = NULL;
+                if (asprintf(&v->why, "%s '%s' breaks the policy's user-name rule (%s)", e->key, bad, rule) < 0)
+                        v->why = NULL;
+                return 1;
+        }
+
+        if (!j->invalid && j->verdict != VERDICT_FATAL && j->verdict != VERDICT_IGNORED)
+                return 0;
+        /* A leading '-' where systemd honours it means "ignore on error". */
+        if (j->dash_escaped) {
+                v->action = ACTION_DROP;
+                v->setting = strdup("dash-prefix");
+        } else {
+                v->action = policy_action_for(p, e->key);
+                if (asprintf(&v->setting, "invalid.%s", e->key) < 0)
+                        v->setting = NULL;
+        }
+        v->why = strdup(j->message ? j->message : "Invalid value");
+        return 1;
+}
+
+static int decide_enforce(UnitRun *u, UnitFile *f, size_t i, const JudgeContext *ctx, const Judgement *j,
+                          bool *stop) {
+        const UnitEntry *e = &f->entries[i];
+        _cleanup_(violation_done) Violation v = {};
+        SystemdEffect eff = effect_of(j->verdict);
+        int r;
+
+        r = find_violation(u, f, e, ctx, j, &v);
+        if (r <= 0)
+                return r;
+        if (!v.setting || !v.why)
+                return -ENOMEM;
+
+        switch (v.action) {
+        case ACTION_FATAL:
+                if (f->is_dropin && !u->p->dropins_strict) {
+                        r = report(u, DIAG_WARNING, EFFECT_UNIT_FATAL, v.setting, f, e,
+                                   "%s; the rest of this drop-in is skipped, as systemd does", v.why);
+                        *stop = true;
+                        return r < 0 ? r : set_removed(u, f, i, v.why);
+                }
+                return reject(u, v.setting, f, e, eff, v.why);
+        case ACTION_DROP:
+                r = report(u, DIAG_WARNING, eff, v.setting, f, e, "%s; line removed", v.why);
+                return r < 0 ? r : set_removed(u, f, i, v.why);
+        case ACTION_WARN:
+        default:
+                return report(u, DIAG_WARNING, eff, v.setting, f, e, "%s", v.why);
+        }
+}
+
+/* Judges one entry: systemd's view first, then the policy's decision.
+ * *stop is set when reading of the file ends here (as systemd does for a
+ * drop-in, in mirror mode or with "drop-ins: systemd"). */
+static int judge_entry(UnitRun *u, UnitFile *f, size_t i, bool *stop) {
+        UnitEntry *e = &f->entries[i];
+        JudgeContext ctx = { .version = u->e->version, .type = f->type, .unit_name = u->g->name };
+        _cleanup_(judgement_done) Judgement j = {};
+        int r;
+
+        r = judge_assignment(&ctx, unit_entry_section(f, e), e->key, e->value, &j);
         if (r < 0)
                 return r;
 
         if (!u->sys_stopped && !track_identity(&u->sys, f, e, j.verdict)) {
                 u->sys_stopped = true;
-                if (p->mode == MODE_MIRROR)
+                if (u->p->mode == MODE_MIRROR)
                         *stop = true;
         }
 
@@ -208,125 +356,9 @@ static int judge_entry(UnitRun *u, UnitFile *f, size_t i, bool *stop) {
                         return r;
         }
 
-        if (p->mode == MODE_MIRROR) {
-                /* systemd up to 233 skipped bad names of a list one by one. */
-                if (j.verdict == VERDICT_IGNORED && streq(e->key, "SupplementaryGroups") && u->e->version < 234) {
-                        _cleanup_free_ char *kept = NULL;
-
-                        r = systemd_valid_group_names(u->e->version, e->value, &kept);
-                        if (r < 0)
-                                return r;
-                        r = report(u, DIAG_WARNING, EFFECT_LINE_IGNORED, "mirror", f, e,
-                                   "%s; systemd %u skips the invalid names and keeps '%s'",
-                                   j.message ? j.message : "invalid names", u->e->version, kept);
-                        if (r < 0)
-                                return r;
-                        return kept[0] ? unit_entry_set_edit(f, i, EDIT_REPLACE, kept)
-                                       : set_removed(u, f, i, "no valid group names");
-                }
-                /* Predict, don't improve: systemd's verdict is the decision. */
-                switch (j.verdict) {
-                case VERDICT_FATAL:
-                        if (!f->is_dropin)
-                                return reject(u, "mirror", f, e, EFFECT_UNIT_FATAL,
-                                              j.message ? j.message : "systemd refuses this value");
-                        /* systemd logs the error and skips the rest of the drop-in. */
-                        r = report(u, DIAG_WARNING, EFFECT_UNIT_FATAL, "mirror", f, e,
-                                   "%s; systemd %u skips the rest of this drop-in and starts the unit anyway",
-                                   j.message ? j.message : "invalid value", u->e->version);
-                        return r < 0 ? r : set_removed(u, f, i, "systemd skips the rest of this drop-in");
-                case VERDICT_IGNORED:
-                        if (!j.directive && startswith(e->key, "X-"))
-                                return 0;
-                        r = report(u, DIAG_WARNING, EFFECT_LINE_IGNORED, "mirror", f, e,
-                                   "%s; systemd %u ignores the line", j.message ? j.message : "invalid value",
-                                   u->e->version);
-                        return r < 0 ? r : set_removed(u, f, i, j.message ? j.message : "ignored by systemd");
-                case VERDICT_NOTICE:
-                        return report(u, DIAG_NOTE, EFFECT_NONE, "mirror", f, e, "%s",
-                                      j.message ? j.message : "accepted with a notice");
-                default:
-                        return 0;
-                }
-        }
-
-        /* Enforce mode. */
-        if (!j.directive) {
-                if (startswith(e->key, "X-"))
-                        return 0;
-                action = p->unknown_action;
-                setting = strdup("unknown-directives");
-                if (asprintf(&why, "Unknown directive '%s' in [%s]", e->key, section ? section : "") < 0)
-                        return -ENOMEM;
-                invalid = true;
-        } else if (e->value[0] == '\0' && (streq(e->key, "User") || streq(e->key, "Group"))) {
-                if (!p->empty_user_rejects)
-                        return 0;
-                action = ACTION_FATAL;
-                setting = strdup("user-names.empty-user");
-                if (asprintf(&why, "Empty %s= resets it: the service would run %s", e->key,
-                             streq(e->key, "User") ? "as root" : "with the root group") < 0)
-                        return -ENOMEM;
-                invalid = true;
-        } else if (is_user_kind(j.directive) && e->value[0] && !j.dash_escaped) {
-                /* The policy's own name rule decides, not systemd's. */
-                _cleanup_free_ char *bad = NULL;
-
-                r = policy_check_user_value(p, u->e->version, &ctx, e->key, e->value, &bad, &setting);
-                if (r < 0)
-                        return r;
-                invalid = r == 0;
-                if (invalid && asprintf(&why, "%s '%s' breaks the policy's user-name rule (%s)", e->key, bad,
-                                        setting) < 0)
-                        return -ENOMEM;
-                if (invalid) {
-                        free(setting);
-                        if (asprintf(&setting, "invalid.%s", e->key) < 0)
-                                return -ENOMEM;
-                        action = policy_action_for(p, e->key);
-                } else
-                        action = ACTION_WARN;
-                if (!invalid && j.verdict == VERDICT_NOTICE) {
-                        r = report(u, DIAG_NOTE, EFFECT_NONE, "user-names", f, e, "%s",
-                                   j.message ? j.message : "systemd accepts this name with a notice");
-                        if (r < 0)
-                                return r;
-                }
-        } else {
-                invalid = j.invalid || j.verdict == VERDICT_FATAL || j.verdict == VERDICT_IGNORED;
-                if (!invalid)
-                        return 0;
-                if (j.dash_escaped) {
-                        action = ACTION_DROP;
-                        setting = strdup("dash-prefix");
-                } else {
-                        action = policy_action_for(p, e->key);
-                        if (asprintf(&setting, "invalid.%s", e->key) < 0)
-                                setting = NULL;
-                }
-                why = strdup(j.message ? j.message : "Invalid value");
-        }
-        if (!invalid)
-                return 0;
-        if (!setting || !why)
-                return -ENOMEM;
-
-        switch (action) {
-        case ACTION_FATAL:
-                if (f->is_dropin && !p->dropins_strict) {
-                        r = report(u, DIAG_WARNING, EFFECT_UNIT_FATAL, setting, f, e,
-                                   "%s; the rest of this drop-in is skipped, as systemd does", why);
-                        *stop = true;
-                        return r < 0 ? r : set_removed(u, f, i, why);
-                }
-                return reject(u, setting, f, e, effect_of(j.verdict), why);
-        case ACTION_DROP:
-                r = report(u, DIAG_WARNING, effect_of(j.verdict), setting, f, e, "%s; line removed", why);
-                return r < 0 ? r : set_removed(u, f, i, why);
-        case ACTION_WARN:
-        default:
-                return report(u, DIAG_WARNING, effect_of(j.verdict), setting, f, e, "%s", why);
-        }
+        if (u->p->mode == MODE_MIRROR)
+                return decide_mirror(u, f, i, &j);
+        return decide_enforce(u, f, i, &ctx, &j, stop);
 }
 
 /* systemd's view of unitguard's output: only entries that are written. */
