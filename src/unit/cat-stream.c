@@ -150,7 +150,56 @@ static bool mem_endswith(const char *s, size_t n, const char *suffix) {
 }
 
 /* "# /path" or "# Unit NAME is masked." / "# Unit NAME could not be loaded." */
+/* systemctl colours headers and adds OSC 8 hyperlinks on a terminal: drop
+ * CSI sequences (ESC [ ... final byte) and OSC sequences (ESC ] ... BEL or
+ * ESC \\) so that a captured terminal session reads like piped output. */
+static char *strip_terminal_escapes(const char *l, size_t n, size_t *ret_len) {
+        char *out = malloc(n + 1);
+        size_t k = 0;
+
+        if (!out)
+                return NULL;
+        for (size_t i = 0; i < n; i++) {
+                if (l[i] != '\x1b' || i + 1 >= n) {
+                        out[k++] = l[i];
+                        continue;
+                }
+                if (l[i + 1] == '[') {
+                        for (i += 2; i < n && !((unsigned char) l[i] >= 0x40 && (unsigned char) l[i] <= 0x7e); i++)
+                                ;
+                } else if (l[i + 1] == ']') {
+                        for (i += 2; i < n; i++) {
+                                if (l[i] == '\a')
+                                        break;
+                                if (l[i] == '\x1b' && i + 1 < n && l[i + 1] == '\\') {
+                                        i++;
+                                        break;
+                                }
+                        }
+                } else
+                        out[k++] = l[i];
+        }
+        out[k] = '\0';
+        *ret_len = k;
+        return out;
+}
+
+static int classify_plain_header(const char *l, size_t n, bool *ret_note, char **ret_path);
+
 static int classify_header(const char *l, size_t n, bool *ret_note, char **ret_path) {
+        _cleanup_free_ char *plain = NULL;
+        size_t k;
+
+        if (n < 4096 && memchr(l, '\x1b', n)) {
+                plain = strip_terminal_escapes(l, n, &k);
+                if (!plain)
+                        return -ENOMEM;
+                return classify_plain_header(plain, k, ret_note, ret_path);
+        }
+        return classify_plain_header(l, n, ret_note, ret_path);
+}
+
+static int classify_plain_header(const char *l, size_t n, bool *ret_note, char **ret_path) {
         if (n > 3 && memcmp(l, "# /", 3) == 0 && cat_header_path_is_plausible(l + 2, n - 2)) {
                 *ret_note = false;
                 *ret_path = strndup(l + 2, n - 2);
@@ -298,7 +347,8 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
                 }
                 /* A header counts only right after a blank line; that blank
                  * line is framing, not content. */
-                if (last_blank != SIZE_MAX && last_blank + 1 == line_start && n > 2 && l[0] == '#') {
+                if (last_blank != SIZE_MAX && last_blank + 1 == line_start && n > 2 &&
+                    (l[0] == '#' || l[0] == '\x1b')) {
                         path = NULL;
                         k = classify_header(l, n, &note, &path);
                         if (k < 0)
