@@ -26,10 +26,7 @@ typedef struct Identity {
         const char *user;      /* effective User= value, NULL = unset (root) */
         bool dynamic_user;
         bool refused;          /* systemd refuses the unit */
-        unsigned refused_line;
-        const char *refused_file;
         const char *cut_file;  /* a drop-in systemd stopped reading (last one) */
-        unsigned cut_line;
         /* For systemd's checks of a service as a whole. */
         unsigned n_exec_start; /* commands, ';'-separated ones included */
         bool has_exec_stop, has_success_action;
@@ -94,14 +91,10 @@ static bool track_identity(Identity *id, const UnitFile *f, const UnitEntry *e, 
         if (streq(e->key, "User") && e->value[0] && !streq(e->value, "root") && !streq(e->value, "0"))
                 id->user_named = true;
         if (v == VERDICT_FATAL) {
-                if (!f->is_dropin) {
+                if (!f->is_dropin)
                         id->refused = true;
-                        id->refused_file = f->path;
-                        id->refused_line = e->line_first;
-                } else {
+                else
                         id->cut_file = f->path;
-                        id->cut_line = e->line_first;
-                }
                 return false;
         }
         if (streq(e->key, "User")) {

@@ -431,7 +431,7 @@ static int apply_rewrite_action(LoadContext *c, Rewrite *rw, const YNode *n, con
 static int apply_rewrite(LoadContext *c, Policy *p, const YNode *n) {
         static const char *const keys[] = { "id", "description", "when", "set", "add", "remove", "rename", NULL };
         static const char *const verbs[] = { "set", "add", "remove", "rename" };
-        _cleanup_(rewrite_done) Rewrite rw = { .line = n->line };
+        _cleanup_(rewrite_done) Rewrite rw = {};
         const YNode *v, *action = NULL;
         Rewrite *l;
         int r;

@@ -38,7 +38,6 @@ typedef enum RewriteKind {
 typedef struct Rewrite {
         char *id;
         char *description;
-        unsigned line;         /* where it was defined */
         /* Conditions on the unit; empty lists mean "any". */
         unsigned unit_types;   /* UNIT_TYPE_BIT mask, 0 = any */
         char **unit_globs;
