@@ -128,6 +128,25 @@ int unit_file_to_json(const UnitFile *f, const char *extra_fields, StrBuf *out) 
                         r = strbuf_append_char(out, '}');
         }
         if (r >= 0)
+                r = strbuf_append_str(out, "],\"added\":[");
+        for (size_t i = 0; r >= 0 && i < f->n_inserts; i++) {
+                const UnitInsert *ins = &f->inserts[i];
+
+                r = strbuf_append_str(out, i > 0 ? ",{\"section\":" : "{\"section\":");
+                if (r >= 0)
+                        r = json_append_cstring(out, ins->section);
+                if (r >= 0)
+                        r = strbuf_append_str(out, ",\"key\":");
+                if (r >= 0)
+                        r = json_append_cstring(out, ins->key);
+                if (r >= 0)
+                        r = strbuf_append_str(out, ",\"text\":");
+                if (r >= 0)
+                        r = json_append_cstring(out, ins->text);
+                if (r >= 0)
+                        r = strbuf_append_char(out, '}');
+        }
+        if (r >= 0)
                 r = strbuf_append_str(out, "],\"diagnostics\":[");
         for (size_t i = 0; r >= 0 && i < f->diags.n; i++) {
                 if (i > 0)
