@@ -68,6 +68,12 @@ CASES = [
     ('unknown-section', T + '[Servise]\nUser=x\n', None),
     ('outside-section', 'User=root\n' + T, None),
     ('missing-equals', T + 'foo\n', None),
+    # The 1 MiB limits, at the boundary: a physical line of 1048575 bytes
+    # loads, 1048576 fails the file; a joined line may be 1048576 bytes.
+    ('line-1048575', '[Unit]\nDescription=' + 'a' * (1048575 - 12) + '\n' + T, None),
+    ('line-1048576', '[Unit]\nDescription=' + 'a' * (1048576 - 12) + '\n' + T, None),
+    ('joined-1048576', '[Unit]\nDescription=x\\\n' + 'b' * (1048576 - 14) + '\n' + T, None),
+    ('joined-1048577', '[Unit]\nDescription=x\\\n' + 'b' * (1048577 - 14) + '\n' + T, None),
     # Drop-ins: fatal errors there are not fatal for systemd.
     ('dropin-user-colon', T, '[Service]\nUser=a:b\n'),
     ('dropin-bad-header', T, '[Service\nUser=x\n'),
