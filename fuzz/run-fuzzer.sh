@@ -13,6 +13,7 @@ work=${3:-/tmp/unitguard-fuzz/$target}
 
 case $target in
 fuzz-hwdb-*) dict=fuzz/hwdb.dict ;;
+fuzz-policy-load) dict=fuzz/policy.dict ;;
 *) dict=fuzz/unit.dict ;;
 esac
 

@@ -5,6 +5,17 @@
 #include "policy-internal.h"
 #include "unit/unit-type.h"
 
+/* Characters YAML reads as line breaks (U+2028, U+2029) or refuses raw
+ * (U+FEFF, U+FFFE, U+FFFF): written as escapes, so the value reads back. */
+static bool is_yaml_unprintable(unsigned cp) {
+        return cp == 0x2028 || cp == 0x2029 || cp == 0xfeff || cp == 0xfffe || cp == 0xffff;
+}
+
+/* The code point of a well-formed three-byte UTF-8 sequence. */
+static unsigned cp3(const char *s) {
+        return ((unsigned) (s[0] & 0x0f) << 12) | ((unsigned) (s[1] & 0x3f) << 6) | (unsigned) (s[2] & 0x3f);
+}
+
 /* Double-quoted YAML scalar. */
 static int quoted(StrBuf *out, const char *s) {
         int r = strbuf_append_char(out, '"');
@@ -16,7 +27,16 @@ static int quoted(StrBuf *out, const char *s) {
                         r = strbuf_printf(out, "\\%c", c);
                 else if (c < 0x20 || c == 0x7f)
                         r = strbuf_printf(out, "\\x%02x", c);
-                else
+                else if (c == 0xc2 && (unsigned char) s[1] >= 0x80 && (unsigned char) s[1] <= 0x9f) {
+                        /* C1 controls: YAML refuses them raw, and reads
+                         * U+0085 as a line break that folds to a space. */
+                        r = strbuf_printf(out, "\\x%02x", (unsigned char) s[1]);
+                        s++;
+                } else if ((c & 0xf0) == 0xe0 && (s[1] & 0xc0) == 0x80 && (s[2] & 0xc0) == 0x80 &&
+                           is_yaml_unprintable(cp3(s))) {
+                        r = strbuf_printf(out, "\\u%04X", cp3(s));
+                        s += 2;
+                } else
                         r = strbuf_append_char(out, (char) c);
         }
         return r < 0 ? r : strbuf_append_char(out, '"');
