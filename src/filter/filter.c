@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "basic/fileio.h"
+#include "basic/json-writer.h"
 #include "filter-internal.h"
 #include "unit/cat-stream.h"
 
@@ -83,6 +84,19 @@ static int note_masked(UnitGroup *g) {
         return 0;
 }
 
+static int prediction_to_json(const UnitPrediction *p, StrBuf *out) {
+        int r;
+
+        r = strbuf_printf(out, ",\"systemd\":{\"version\":%u,\"load_state\":\"%s\",\"user\":", p->version,
+                          p->load_state);
+        if (r >= 0)
+                r = p->user ? json_append_cstring(out, p->user) : strbuf_append_str(out, "null");
+        if (r >= 0)
+                r = strbuf_printf(out, ",\"dynamic_user\":%s,\"runs_as_root\":%s}",
+                                  p->dynamic_user ? "true" : "false", p->runs_as_root ? "true" : "false");
+        return r < 0 ? r : 0;
+}
+
 static int write_json(Filter *f, const UnitGroup *g) {
         _cleanup_(strbuf_done) StrBuf extra = {};
         bool first = true;
@@ -105,6 +119,8 @@ static int write_json(Filter *f, const UnitGroup *g) {
                 }
                 if (r >= 0)
                         r = strbuf_append_char(&extra, ']');
+                if (r >= 0 && first && g->systemd.known)
+                        r = prediction_to_json(&g->systemd, &extra);
                 if (r >= 0)
                         r = unit_file_to_json(uf, extra.data, &f->out);
                 if (r >= 0)

@@ -22,6 +22,17 @@ typedef enum GroupVerdict {
         GROUP_REJECTED,
 } GroupVerdict;
 
+/* What systemd at a given version would do with the unit (filled in by a
+ * policy engine; known = false without one). */
+typedef struct UnitPrediction {
+        bool known;
+        unsigned version;
+        const char *load_state;   /* "loaded", "bad-setting" or "error" (static) */
+        char *user;               /* effective User=, NULL when unset */
+        bool dynamic_user;
+        bool runs_as_root;        /* an exec unit that would run as root */
+} UnitPrediction;
+
 typedef struct UnitGroup {
         char *name;            /* unit name; NULL when unknown */
         bool has_fragment;     /* files[0] is the unit file itself */
@@ -29,6 +40,7 @@ typedef struct UnitGroup {
         size_t n_files, allocated_files;
         DiagList diags;        /* findings about the unit as a whole */
         GroupVerdict verdict;
+        UnitPrediction systemd;
 } UnitGroup;
 
 int unit_group_new(const char *name, UnitGroup **ret);

@@ -468,9 +468,35 @@ static int judge_file(UnitRun *u, UnitFile *f) {
         return 0;
 }
 
+/* The first answer, as a record: what systemd would do with the unit. */
+static int record_prediction(UnitRun *u, bool semantic_refusal) {
+        const UnitGroup *g = u->g;
+        const UnitFile *main_file = g->has_fragment && g->n_files > 0 ? g->files[0].file : NULL;
+        bool exec = main_file && is_exec_unit(main_file->type);
+        UnitPrediction *pr = &u->g->systemd;
+
+        *pr = (UnitPrediction) {
+                .known = true,
+                .version = u->e->version,
+                .load_state = main_file && main_file->failed_line > 0 ? "error"
+                              : u->sys.refused || semantic_refusal ? "bad-setting"
+                                                                   : "loaded",
+                .dynamic_user = u->sys.dynamic_user,
+        };
+        /* A unit that does not load runs nothing. */
+        pr->runs_as_root = exec && streq(pr->load_state, "loaded") && runs_as_root(&u->sys);
+        if (u->sys.user) {
+                pr->user = strdup(u->sys.user);
+                if (!pr->user)
+                        return -ENOMEM;
+        }
+        return 0;
+}
+
 int policy_engine_judge(void *userdata, UnitGroup *g) {
         const PolicyEngine *e = userdata;
         UnitRun u = { .e = e, .p = e->policy, .g = g };
+        const char *why_refused = NULL;
         bool changed = false;
         int r;
 
@@ -489,19 +515,21 @@ int policy_engine_judge(void *userdata, UnitGroup *g) {
                 if (r < 0)
                         return r;
         }
-        if (!u.rejected && !u.sys.refused && g->has_fragment && g->files[0].file &&
-            g->files[0].file->type == UNIT_SERVICE) {
-                const char *why = service_refusal(&u.sys);
+        if (!u.sys.refused && g->has_fragment && g->files[0].file && g->files[0].file->type == UNIT_SERVICE)
+                why_refused = service_refusal(&u.sys);
+        r = record_prediction(&u, why_refused != NULL);
+        if (r < 0)
+                return r;
+        if (!u.rejected && why_refused) {
+                const char *why = why_refused;
 
-                if (why && u.p->mode == MODE_MIRROR) {
+                if (u.p->mode == MODE_MIRROR) {
                         u.rejected = true;
                         r = report(&u, DIAG_ERROR, EFFECT_UNIT_FATAL, "mirror", g->files[0].file, NULL,
                                    "%s; systemd %u refuses the unit", why, e->version);
-                } else if (why)
+                } else
                         r = report(&u, DIAG_WARNING, EFFECT_UNIT_FATAL, "systemd-check", g->files[0].file, NULL,
                                    "%s; systemd %u would refuse to load this unit", why, e->version);
-                else
-                        r = 0;
                 if (r < 0)
                         return r;
         }

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The verdicts on the whole Debian corpus under every shipped policy, kept
-as a golden file: one line per unit and policy with the verdict and the
-rules of its warnings and errors. Any change in what unitguard decides
+as a golden file: one line per unit and policy with the verdict, systemd's predicted
+load state (and 'root' when it would run as root), and the rules of its
+warnings and errors. Any change in what unitguard decides
 about real units shows up as a diff.
 
 Usage: corpus-verdicts.py UNITGUARD CORPUS_DIR GOLDEN_FILE [--update]"""
@@ -26,6 +27,9 @@ def verdicts(exe, corpus, policy):
         d = os.path.dirname(os.path.relpath(obj['path'], corpus))
         unit = os.path.join(os.path.dirname(d) if obj['dropin'] else d, obj['unit'] or '?')
         entry = units.setdefault(unit, [obj['verdict'], set()])
+        if 'systemd' in obj:
+            sd = obj['systemd']
+            entry[0] = f"{obj['verdict']}\t{sd['load_state']}{' root' if sd['runs_as_root'] else ''}"
         for d in obj['diagnostics'] + obj['unit_diagnostics']:
             if d['severity'] in ('error', 'warning'):
                 entry[1].add(d['rule'])
