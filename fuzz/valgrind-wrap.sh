@@ -4,8 +4,8 @@
 # memcheck saw an error or a definite/indirect leak in any of them.
 #
 # The test program itself may be a script (python3, sh) that runs the
-# unitguard binary given as an argument (any ELF file outside the system
-# directories); such arguments are replaced by a
+# unitguard binary given as an argument, often relative to the build
+# directory (any ELF file outside the system directories); such arguments are replaced by a
 # shim that starts the binary under valgrind. Memcheck writes to log files,
 # not to stderr, so tests that compare stderr are not disturbed; its own
 # exit code is not used either, so tests that check exit codes still can.
@@ -20,10 +20,6 @@ vg="valgrind --tool=memcheck --leak-check=full --show-leak-kinds=definite,indire
 --log-file=$logdir/vg.%p.log"
 
 is_build_elf() {
-        case $1 in
-        /*) ;;
-        *) return 1 ;;
-        esac
         [ -f "$1" ] && [ -x "$1" ] || return 1
         # Programs of the system (interpreters and tools) run as they are.
         case $(readlink -f "$1") in
@@ -40,7 +36,7 @@ for arg in "$@"; do
                 n=$((n + 1))
                 shim=$shimdir/$n/$(basename "$arg")
                 mkdir -p "$shimdir/$n"
-                printf '#!/bin/sh\nexec %s %s "$@"\n' "$vg" "$arg" >"$shim"
+                printf '#!/bin/sh\nexec %s %s "$@"\n' "$vg" "$(readlink -f "$arg")" >"$shim"
                 chmod +x "$shim"
                 arg=$shim
         fi
