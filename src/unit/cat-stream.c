@@ -191,6 +191,10 @@ static int classify_header(const char *l, size_t n, bool *ret_note, char **ret_p
         size_t k;
 
         if (n < 4096 && memchr(l, '\x1b', n)) {
+                /* The framing is kept as a C string: a line with a NUL byte,
+                 * even one hidden inside an escape sequence, is content. */
+                if (memchr(l, '\0', n))
+                        return 0;
                 plain = strip_terminal_escapes(l, n, &k);
                 if (!plain)
                         return -ENOMEM;
