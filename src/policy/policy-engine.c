@@ -340,8 +340,9 @@ static int judge_entry(UnitRun *u, UnitFile *f, size_t i, bool *stop) {
                               "The value depends on the instance name; it is checked for each instance, not in the template");
 
         /* systemd warns about the shared "nobody" identity at load time. */
-        if ((streq(e->key, "User") && streq(e->value, "nobody")) ||
-            (streq(e->key, "Group") && (streq(e->value, "nogroup") || streq(e->value, "nobody")))) {
+        if (e->value[0] == 'n' &&
+            ((streq(e->key, "User") && streq(e->value, "nobody")) ||
+             (streq(e->key, "Group") && (streq(e->value, "nogroup") || streq(e->value, "nobody"))))) {
                 r = report(u, DIAG_WARNING, EFFECT_NONE, "nobody", f, e,
                            "Special %s '%s' configured; systemd warns that this is not safe (files it owns are shared)",
                            streq(e->key, "User") ? "user" : "group", e->value);

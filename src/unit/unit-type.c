@@ -25,7 +25,7 @@ const char *unit_type_to_string(UnitType t) {
 
 UnitType unit_type_from_string(const char *s) {
         for (int t = 0; t < _UNIT_TYPE_MAX; t++)
-                if (streq(type_names[t], s))
+                if (type_names[t][0] == s[0] && streq(type_names[t], s))
                         return (UnitType) t;
         return _UNIT_TYPE_INVALID;
 }

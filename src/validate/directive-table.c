@@ -23,7 +23,7 @@ static size_t first_with_name(const char *name) {
 static UnitType type_of_section(const char *section) {
         for (int t = 0; t < _UNIT_TYPE_MAX; t++) {
                 const char *s = unit_type_section((UnitType) t);
-                if (s && streq(s, section))
+                if (s && s[0] == section[0] && streq(s, section))
                         return (UnitType) t;
         }
         return _UNIT_TYPE_INVALID;
