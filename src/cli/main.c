@@ -26,7 +26,8 @@ static void help(FILE *f) {
                 "  0  nothing was rejected\n"
                 "  1  at least one unit was rejected\n"
                 "  2  usage error or invalid policy\n"
-                "  3  an input could not be read, or the output could not be written\n"
+                "  3  an input could not be read, the output could not be written,\n"
+                "     or unitguard ran out of memory\n"
                 "\n"
                 "See unitguard(1) and 'unitguard COMMAND --help'.\n");
 }

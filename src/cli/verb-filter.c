@@ -36,7 +36,8 @@ static void help(FILE *f) {
                 "  0  nothing was rejected\n"
                 "  1  at least one unit was rejected\n"
                 "  2  usage error or invalid policy\n"
-                "  3  an input could not be read, or the output could not be written\n");
+                "  3  an input could not be read, the output could not be written,\n"
+                "     or unitguard ran out of memory\n");
 }
 
 static int exit_status(const Filter *f) {
@@ -112,8 +113,11 @@ int verb_filter(int argc, char **argv) {
                         return EXIT_USAGE;
                 }
 
-        if (use_policy && cli_load_policy(policy_name, &policy) < 0)
-                return EXIT_USAGE;
+        if (use_policy) {
+                r = cli_load_policy(policy_name, &policy);
+                if (r < 0)
+                        return r == -ENOMEM ? EXIT_INPUT : EXIT_USAGE;
+        }
         if (policy) {
                 engine.policy = policy;
                 engine.version = target ? target : policy->target;
@@ -135,7 +139,7 @@ int verb_filter(int argc, char **argv) {
         if (r >= 0)
                 r = filter_flush(&f);
         if (r < 0) {
-                (void) filter_flush(&f);
+                filter_abort(&f);
                 fprintf(stderr, "unitguard filter: %s: %s\n",
                         f.write_failed ? "cannot write output" : "internal error", strerror(-r));
                 return EXIT_INPUT;

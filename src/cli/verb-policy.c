@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,7 +25,11 @@ static void help(FILE *f) {
 
 /* Loads a policy, printing its error. Returns an exit code. */
 static int load(const char *what, Policy **ret) {
-        return cli_load_policy(what, ret) < 0 ? EXIT_USAGE : EXIT_CLEAN;
+        int r = cli_load_policy(what, ret);
+
+        if (r == -ENOMEM)
+                return EXIT_INPUT;
+        return r < 0 ? EXIT_USAGE : EXIT_CLEAN;
 }
 
 static int write_out(StrBuf *b) {

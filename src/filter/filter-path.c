@@ -47,6 +47,8 @@ static int group_read_file(Filter *f, UnitGroup *g, const char *path, bool dropi
         int r;
 
         r = read_full_file(path, UNIT_FILE_MAX, &data, &size);
+        if (r == -ENOMEM)
+                return r;
         if (r < 0) {
                 /* Nothing of a unit is half-passed: an unreadable drop-in
                  * rejects its unit. */

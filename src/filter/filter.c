@@ -47,7 +47,17 @@ int filter_flush(Filter *f) {
         r = flush_buf(f, &f->err, f->err_fd);
         if (r < 0)
                 return r;
-        return flush_buf(f, &f->out, f->out_fd);
+        r = flush_buf(f, &f->out, f->out_fd);
+        f->out_complete = f->out.len;
+        return r;
+}
+
+void filter_abort(Filter *f) {
+        const char *nl = f->err.len > 0 ? memrchr(f->err.data, '\n', f->err.len) : NULL;
+
+        f->err.len = nl ? (size_t) (nl - f->err.data) + 1 : 0;
+        f->out.len = MIN(f->out.len, f->out_complete);
+        (void) filter_flush(f);
 }
 
 static int report_diags(Filter *f, const DiagList *l) {
@@ -205,6 +215,7 @@ int finish_group(Filter *f, UnitGroup *g) {
                 r = write_units(f, g);
         if (r < 0)
                 return r;
+        f->out_complete = f->out.len;
 
         /* Diagnostics go out before the unit they concern. */
         if (f->err.len + f->out.len >= FLUSH_THRESHOLD || f->err.len > 0)
@@ -245,6 +256,8 @@ int filter_stream(Filter *f, int fd, const char *source) {
                 _cleanup_free_ char *dropin_of = NULL;
 
                 r = cat_reader_next(&reader, &cf);
+                if (r == -ENOMEM)
+                        break;
                 if (r < 0) {
                         r = input_error(f, source, r, "cannot read");
                         break;

@@ -28,6 +28,7 @@ typedef struct Filter {
         StrBuf out, err;               /* buffered output */
         bool out_closed;               /* the reader of stdout went away */
         bool write_failed;             /* a write to stdout or stderr failed */
+        size_t out_complete;           /* bytes of `out` that end a whole unit */
         bool wrote_any;                /* something was written to stdout */
 
         unsigned n_units, n_rejected, n_changed, n_input_errors;
@@ -45,3 +46,6 @@ int filter_stream(Filter *f, int fd, const char *source);
 int filter_path(Filter *f, const char *path, bool framed);
 /* Flushes buffered output. */
 int filter_flush(Filter *f);
+/* After an internal error: drops the unit being written and any partial
+ * diagnostic line, then flushes what is complete. */
+void filter_abort(Filter *f);

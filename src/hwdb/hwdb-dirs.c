@@ -80,14 +80,27 @@ int hwdb_source_list(const char *root, const char *const *dirs, HwdbSourceList *
                 if (!dpath)
                         return -ENOMEM;
                 d = opendir(dpath);
-                if (!d)
-                        continue;
+                if (!d) {
+                        /* A missing directory is normal; anything else is
+                         * an error, not an empty database. */
+                        if (errno == ENOENT || errno == ENOTDIR)
+                                continue;
+                        return -errno;
+                }
 
                 /* Like systemd, only the name is looked at here: a
                  * directory or a dangling link named x.hwdb takes its
                  * slot and just contributes nothing when read. */
-                while ((de = readdir(d))) {
+                for (;;) {
                         HwdbSourceFile f;
+
+                        errno = 0;
+                        de = readdir(d);
+                        if (!de) {
+                                if (errno != 0)
+                                        return -errno;
+                                break;
+                        }
 
                         if (de->d_name[0] == '.' || !endswith(de->d_name, ".hwdb"))
                                 continue;

@@ -73,17 +73,21 @@ static bool conditions_hold(const Rewrite *rw, const UnitGroup *g, UnitType type
         return true;
 }
 
-static bool value_matches(const Rewrite *rw, const char *value) {
+/* 1 if the entry's value matches the rewrite's pattern (or there is none),
+ * 0 if not, -ENOMEM. */
+static int value_matches(const Rewrite *rw, const char *value) {
         pcre2_match_data *md;
         int rc;
 
         if (!rw->value_re)
-                return true;
+                return 1;
         md = pcre2_match_data_create_from_pattern(rw->value_re, NULL);
         if (!md)
-                return false;
+                return -ENOMEM;
         rc = pcre2_match(rw->value_re, (PCRE2_SPTR) value, strlen(value), 0, 0, md, NULL);
         pcre2_match_data_free(md);
+        if (rc == PCRE2_ERROR_NOMEMORY)
+                return -ENOMEM;
         return rc >= 0;
 }
 
@@ -113,7 +117,10 @@ static int apply_one(const Policy *p, const Rewrite *rw, UnitGroup *g, UnitFile 
                                 if (!entry_is(f, e, rw->section, rw->key))
                                         continue;
                                 key_set = true;
-                                if (!value_matches(rw, e->value))
+                                r = value_matches(rw, e->value);
+                                if (r < 0)
+                                        return r;
+                                if (r == 0)
                                         continue;
                                 switch (rw->kind) {
                                 case REWRITE_SET:

@@ -153,6 +153,11 @@ int ynode_parse(const char *text, size_t size, YNode **ret, char **ret_error) {
                         yaml_mark_t m = parser.problem_mark;
                         char what[256];
 
+                        if (parser.error == YAML_MEMORY_ERROR) {
+                                r = -ENOMEM;
+                                break;
+                        }
+
                         /* Reader errors (bad UTF-8) carry only a byte offset. */
                         if (parser.error == YAML_READER_ERROR) {
                                 m = (yaml_mark_t) {};
