@@ -2,8 +2,10 @@
 /* An LD_PRELOAD shim for fault-injection tests: with UNITGUARD_FAIL_AT=N
  * the N-th allocation (malloc, calloc, realloc), read or write of the
  * process fails (NULL with ENOMEM, or -1 with EIO). With
- * UNITGUARD_FAIL_COUNT=FILE the number of such calls is written to FILE at
- * exit, so a driver knows how many N to try. Only for tests. */
+ * UNITGUARD_FAIL_COUNT=FILE, the number of such calls and the number of
+ * allocations still live at exit are written to FILE, so a driver knows
+ * how many N to try and can compare what a failing run leaves allocated
+ * with what a clean run does. Only for tests. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 /* A test shim has to keep its counter across calls: this is the one
  * place in the tree with process-wide state. */
 static unsigned long calls, fail_at;
+static long live;
 static int initialised;
 static void *(*real_malloc)(size_t);
 static void *(*real_calloc)(size_t, size_t);
@@ -59,7 +62,12 @@ void *malloc(size_t n) {
                 errno = ENOMEM;
                 return NULL;
         }
-        return real_malloc(n);
+        {
+                void *p = real_malloc(n);
+                if (p)
+                        live++;
+                return p;
+        }
 }
 
 void *calloc(size_t a, size_t b) {
@@ -73,7 +81,12 @@ void *calloc(size_t a, size_t b) {
                 errno = ENOMEM;
                 return NULL;
         }
-        return real_calloc(a, b);
+        {
+                void *p = real_calloc(a, b);
+                if (p)
+                        live++;
+                return p;
+        }
 }
 
 void *realloc(void *p, size_t n) {
@@ -81,7 +94,12 @@ void *realloc(void *p, size_t n) {
                 errno = ENOMEM;
                 return NULL;
         }
-        return real_realloc(p, n);
+        {
+                void *q = real_realloc(p, n);
+                if (q && !p)
+                        live++;
+                return q;
+        }
 }
 
 void free(void *p) {
@@ -91,6 +109,8 @@ void free(void *p) {
                 return;
         if (!real_free)
                 real_free = dlsym(RTLD_NEXT, "free");
+        if (p)
+                live--;
         real_free(p);
 }
 
@@ -119,7 +139,7 @@ __attribute__((destructor)) static void report(void) {
         fail_at = 0;
         f = fopen(path, "w");
         if (f) {
-                fprintf(f, "%lu\n", calls);
+                fprintf(f, "%lu %ld\n", calls, live);
                 fclose(f);
         }
 }

@@ -7,10 +7,10 @@ that unitguard
     exit 2 or 3, a non-empty standard error whose every line is a
     well-formed diagnostic;
   * writes to standard output only a prefix of the fault-free output (no
-    half-written unit), and leaves no partial file behind (hwdb compile).
-
-Leaks on these paths are not checked here (the shim and the sanitizers
-both want malloc); valgrind covers the normal paths.
+    half-written unit), and leaves no partial file behind (hwdb compile);
+  * frees what it holds: no more allocations are live at exit than in the
+    fault-free run (the shim counts them; the sanitizers cannot be used
+    together with it).
 
 Usage: fault-injection.py UNITGUARD FAILINJECT_SO HWDB_ROOT"""
 import os
@@ -33,25 +33,30 @@ def run(cmd, env, cwd, stdin=b''):
     return subprocess.run(cmd, input=stdin, capture_output=True, env=env, cwd=cwd, timeout=30)
 
 
-def count_calls(cmd, shim, cwd, stdin):
+def count_calls(cmd, shim, cwd, stdin, fail_at=0):
+    """Runs cmd under the shim; returns (process, calls, live allocations at exit)."""
     counter = os.path.join(cwd, 'count')
-    env = dict(os.environ, LD_PRELOAD=shim, UNITGUARD_FAIL_COUNT=counter)
-    run(cmd, env, cwd, stdin)
-    return int(open(counter).read())
+    env = dict(os.environ, LD_PRELOAD=shim, UNITGUARD_FAIL_COUNT=counter, UNITGUARD_FAIL_AT=str(fail_at))
+    if os.path.exists(counter):
+        os.unlink(counter)
+    p = run(cmd, env, cwd, stdin)
+    calls, live = open(counter).read().split()
+    return p, int(calls), int(live)
 
 
 def scenario(name, cmd, shim, cwd, stdin=b'', output=None):
     ref = run(cmd, dict(os.environ), cwd, stdin)
     ref_file = open(os.path.join(cwd, output), 'rb').read() if output else None
-    n = count_calls(cmd, shim, cwd, stdin)
+    _, n, base_live = count_calls(cmd, shim, cwd, stdin)
     failures = 0
     outcomes = {}
     for i in range(1, n + 1):
         if output and os.path.exists(os.path.join(cwd, output)):
             os.unlink(os.path.join(cwd, output))
-        env = dict(os.environ, LD_PRELOAD=shim, UNITGUARD_FAIL_AT=str(i))
-        p = run(cmd, env, cwd, stdin)
+        p, _, live = count_calls(cmd, shim, cwd, stdin, fail_at=i)
         problems = []
+        if live > base_live:
+            problems.append(f'{live - base_live} allocation(s) not freed')
         same = p.returncode == ref.returncode and p.stdout == ref.stdout and p.stderr == ref.stderr
         if p.returncode < 0:
             problems.append(f'killed by signal {-p.returncode}')
