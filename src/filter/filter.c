@@ -81,7 +81,7 @@ int input_error(Filter *f, const char *path, int error, const char *what) {
  * unit (for drop-ins too: unitguard never lets a half-read drop-in pass). */
 static void judge_file_failures(UnitGroup *g) {
         for (size_t i = 0; i < g->n_files; i++)
-                if (g->files[i].file && g->files[i].file->failed_line > 0)
+                if (g->files[i].file && (g->files[i].file->failed_line > 0 || g->files[i].file->limit_line > 0))
                         g->verdict = GROUP_REJECTED;
 }
 
@@ -234,6 +234,18 @@ int add_file(UnitGroup *g, char *data, size_t size, const char *path, bool dropi
                     char *framing) {
         UnitFile *uf = NULL;
         int r;
+
+        /* Past the cap, drop-ins are counted and the unit rejected, but not kept. */
+        if (dropin && g->n_files - (g->has_fragment ? 1 : 0) >= UNIT_DROPINS_MAX) {
+                free(data);
+                free(framing);
+                g->verdict = GROUP_REJECTED;
+                if (g->dropins_over++ == 0)
+                        return diag_add(&g->diags, DIAG_ERROR, EFFECT_NONE, "limit.dropins", path, 0, NULL, NULL,
+                                        "More than %zu drop-ins for one unit (unitguard's limit); the unit is rejected",
+                                        UNIT_DROPINS_MAX);
+                return 0;
+        }
 
         r = unit_file_parse(data, size, path, g->name, dropin, &uf);
         if (r < 0) {

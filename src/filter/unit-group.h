@@ -41,6 +41,7 @@ typedef struct UnitGroup {
         DiagList diags;        /* findings about the unit as a whole */
         GroupVerdict verdict;
         UnitPrediction systemd;
+        size_t dropins_over;   /* drop-ins beyond UNIT_DROPINS_MAX, not kept */
 } UnitGroup;
 
 int unit_group_new(const char *name, UnitGroup **ret);

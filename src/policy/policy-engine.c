@@ -429,6 +429,10 @@ static int report_identity(UnitRun *u) {
 static int judge_file(UnitRun *u, UnitFile *f) {
         int r;
 
+        /* Over one of unitguard's own caps: never passed on half-read. */
+        if (f->limit_line > 0)
+                u->rejected = true;
+
         if (f->failed_line > 0) {
                 if (!f->is_dropin || u->p->dropins_strict) {
                         u->rejected = true;

@@ -26,19 +26,23 @@ static UserNameMode systemd_mode(unsigned version) {
         return version >= 246 ? USER_NAME_RELAXED : USER_NAME_STRICT;
 }
 
-static bool regex_matches(const Policy *p, const char *name) {
+/* 1 if the whole name matches, 0 if not, -E2BIG when the match or depth
+ * limit stopped the regex (the name then counts as not matching). */
+static int regex_matches(const Policy *p, const char *name) {
         int rc = pcre2_match(p->user_re, (PCRE2_SPTR) name, strlen(name), 0, 0, p->user_match,
                              p->user_mctx);
 
-        /* The whole name must match; errors (match limit) count as no. */
+        if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT)
+                return -E2BIG;
         if (rc < 0)
-                return false;
+                return 0;
         return pcre2_get_ovector_pointer(p->user_match)[0] == 0 &&
                pcre2_get_ovector_pointer(p->user_match)[1] == strlen(name);
 }
 
-/* One name (or numeric ID) under the policy. */
-static bool name_ok(const Policy *p, unsigned version, const char *name) {
+/* One name (or numeric ID) under the policy: 1 acceptable, 0 not, -E2BIG
+ * when the policy's regex hit its match limit. */
+static int name_ok(const Policy *p, unsigned version, const char *name) {
         uint32_t uid;
 
         /* Numbers are IDs, judged by how systemd parses them, never names. */
@@ -93,7 +97,7 @@ int policy_check_user_value(const Policy *p, unsigned version, const JudgeContex
         while (*s) {
                 size_t n;
                 char *name;
-                bool ok;
+                int ok;
 
                 if (list) {
                         while (is_blank(*s))
@@ -110,7 +114,15 @@ int policy_check_user_value(const Policy *p, unsigned version, const JudgeContex
                 if (!name)
                         return -ENOMEM;
                 ok = name_ok(p, version, name);
-                if (!ok) {
+                if (ok <= 0) {
+                        if (ok == -E2BIG) {
+                                free(*ret_setting);
+                                if (asprintf(ret_setting, "user-names.regex: match limit exceeded") < 0) {
+                                        *ret_setting = NULL;
+                                        free(name);
+                                        return -ENOMEM;
+                                }
+                        }
                         *ret_bad = name;
                         return 0;
                 }

@@ -15,8 +15,12 @@
 /* systemd's LONG_LINE_MAX: a physical line of this many bytes or more, or a
  * joined continuation longer than this, fails the whole file. */
 #define UNIT_LINE_MAX ((size_t) 1048576)
-/* unitguard's own cap on one file, to bound memory per unit. */
+/* unitguard's own caps, to bound memory and time per unit (systemd has
+ * none of these; a unit over one is rejected with a "limit.*" error). */
 #define UNIT_FILE_MAX ((size_t) 64 * 1024 * 1024)
+#define UNIT_SECTIONS_MAX ((size_t) 65536)      /* section headers per file */
+#define UNIT_ENTRIES_MAX ((size_t) 1048576)     /* assignments per file */
+#define UNIT_DROPINS_MAX ((size_t) 4096)        /* drop-ins per unit */
 
 typedef enum SectionState {
         SECTION_KNOWN,         /* valid for the unit type */
@@ -77,6 +81,7 @@ typedef struct UnitFile {
 
         unsigned n_lines;      /* physical lines */
         unsigned failed_line;  /* file-level failure: systemd stops here; 0 = none */
+        unsigned limit_line;   /* over one of unitguard's caps: parsing stopped here */
         bool has_bom;
 
         char *arena;           /* storage for names, keys and values */

@@ -99,6 +99,8 @@ int unit_file_to_json(const UnitFile *f, const char *extra_fields, StrBuf *out) 
                                   type ? "\"" : "", type ? type : "null", type ? "\"" : "",
                                   f->is_dropin ? "true" : "false", f->size, f->n_lines,
                                   f->has_bom ? "true" : "false");
+        if (r >= 0 && f->limit_line > 0)
+                r = strbuf_printf(out, ",\"limit_line\":%u", f->limit_line);
         if (r >= 0) {
                 if (f->failed_line > 0)
                         r = strbuf_printf(out, ",\"failed_line\":%u", f->failed_line);

@@ -92,6 +92,17 @@ static bool section_name_is_safe(const char *s, size_t n) {
         return true;
 }
 
+/* One of unitguard's own caps is reached: stop reading, reject the unit.
+ * Returns 1, like a file failure. */
+static int over_limit(ParseState *ps, const char *rule, unsigned line, const char *what, size_t max) {
+        int r;
+
+        ps->f->limit_line = line;
+        r = add_diag(ps, DIAG_ERROR, EFFECT_NONE, rule, line, current_section_name(ps),
+                     "More than %zu %s in one file (unitguard's limit); the unit is rejected", max, what);
+        return r < 0 ? r : 1;
+}
+
 static int parse_section_header(ParseState *ps, const char *l, size_t n, unsigned line,
                                 size_t raw_end) {
         UnitFile *f = ps->f;
@@ -106,6 +117,8 @@ static int parse_section_header(ParseState *ps, const char *l, size_t n, unsigne
                 return fail_file(ps, "syntax.bad-section-name", line,
                                  "Bad characters in section header; the whole file is refused");
 
+        if (f->n_sections >= UNIT_SECTIONS_MAX)
+                return over_limit(ps, "limit.sections", line, "section headers", UNIT_SECTIONS_MAX);
         r = GREEDY_REALLOC(f->sections, f->allocated_sections, f->n_sections + 1);
         if (r < 0)
                 return r;
@@ -180,6 +193,8 @@ static int parse_logical(ParseState *ps, const char *l, size_t n, unsigned line_
         while (vn > 0 && is_blank(*v))
                 v++, vn--;
 
+        if (f->n_entries >= UNIT_ENTRIES_MAX)
+                return over_limit(ps, "limit.entries", line_first, "assignments", UNIT_ENTRIES_MAX);
         r = GREEDY_REALLOC(f->entries, f->allocated_entries, f->n_entries + 1);
         if (r < 0)
                 return r;

@@ -81,6 +81,17 @@ def main():
         print(f'{"ok" if ok else "FAIL"} /dev/full: rc={r.returncode} {r.stderr[:100]!r}')
         failures += not ok
 
+        # The drop-in cap, at the boundary: 4096 drop-ins pass, 4097 reject.
+        for count, want in ((4096, 0), (4097, 1)):
+            parts = [b'# /etc/systemd/system/d.service\n[Service]\nExecStart=/bin/true\n']
+            parts += [b'\n# /etc/systemd/system/d.service.d/%05d.conf\n[Service]\nNice=1\n' % i for i in range(count)]
+            stream = b''.join(parts)
+            r = subprocess.run([exe, 'filter'], input=stream, capture_output=True, timeout=60)
+            ok = r.returncode == want and (r.stdout == stream if want == 0 else
+                                           b'(limit.dropins)' in r.stderr and r.stdout == b'')
+            print(f'{"ok" if ok else "FAIL"} {count} drop-ins: rc={r.returncode} {r.stderr[-120:]!r}')
+            failures += not ok
+
         # A reader that goes away: quiet, prompt exit, no signal death.
         big = os.path.join(tmp, 'big.txt')
         with open(big, 'wb') as f:

@@ -242,6 +242,42 @@ TEST(line_length_limits) {
         free(buf);
 }
 
+/* unitguard's own caps, at the boundary: the last allowed and one more. */
+static UnitFile *repeated(const char *head, const char *line, size_t count) {
+        StrBuf b = {};
+        UnitFile *f;
+
+        strbuf_append_str(&b, head);
+        for (size_t i = 0; i < count; i++)
+                strbuf_append_str(&b, line);
+        f = parse_n(b.data, b.len, "t.service");
+        strbuf_done(&b);
+        return f;
+}
+
+TEST(unitguard_limits) {
+        UnitFile *f;
+
+        f = repeated("", "[X-S]\n", UNIT_SECTIONS_MAX);
+        CHECK_INT_EQ(f->limit_line, 0);
+        CHECK_INT_EQ(f->n_sections, UNIT_SECTIONS_MAX);
+        unit_file_free(f);
+        f = repeated("", "[X-S]\n", UNIT_SECTIONS_MAX + 1);
+        CHECK_INT_EQ(f->limit_line, UNIT_SECTIONS_MAX + 1);
+        CHECK_STR_EQ(f->diags.items[f->diags.n - 1].rule, "limit.sections");
+        unit_file_free(f);
+
+        f = repeated("[Service]\n", "A=1\n", UNIT_ENTRIES_MAX);
+        CHECK_INT_EQ(f->limit_line, 0);
+        CHECK_INT_EQ(f->n_entries, UNIT_ENTRIES_MAX);
+        unit_file_free(f);
+        f = repeated("[Service]\n", "A=1\n", UNIT_ENTRIES_MAX + 1);
+        CHECK_INT_EQ(f->limit_line, UNIT_ENTRIES_MAX + 2);
+        CHECK_STR_EQ(f->diags.items[f->diags.n - 1].rule, "limit.entries");
+        CHECK_INT_EQ(f->failed_line, 0);
+        unit_file_free(f);
+}
+
 TEST(no_final_newline) {
         EXPECT("[Unit]\nA=1", "A=1", "");
         EXPECT("", "", "");
@@ -297,4 +333,4 @@ TEST(json_view) {
 
 TESTS_MAIN(T(line_terminators), T(nul_bytes), T(comments), T(continuations), T(bom),
            T(assignments), T(entries_outside_sections), T(sections), T(file_failures),
-           T(line_length_limits), T(no_final_newline), T(writer_round_trip_and_edits), T(json_view))
+           T(line_length_limits), T(unitguard_limits), T(no_final_newline), T(writer_round_trip_and_edits), T(json_view))
