@@ -22,12 +22,7 @@ static void help(FILE *f) {
                 "  -h --help                show this help\n"
                 "     --version             show the version\n"
                 "\n"
-                "Exit status:\n"
-                "  0  nothing was rejected\n"
-                "  1  at least one unit was rejected\n"
-                "  2  usage error or invalid policy\n"
-                "  3  an input could not be read, the output could not be written,\n"
-                "     or unitguard ran out of memory\n"
+                EXIT_STATUS_HELP
                 "\n"
                 "See unitguard(1) and 'unitguard COMMAND --help'.\n");
 }

@@ -32,12 +32,7 @@ static void help(FILE *f) {
                 "\n"
                 "Diagnostics go to standard error as 'PATH:LINE: severity: message'.\n"
                 "\n"
-                "Exit status:\n"
-                "  0  nothing was rejected\n"
-                "  1  at least one unit was rejected\n"
-                "  2  usage error or invalid policy\n"
-                "  3  an input could not be read, the output could not be written,\n"
-                "     or unitguard ran out of memory\n");
+                EXIT_STATUS_HELP);
 }
 
 static int exit_status(const Filter *f) {

@@ -104,6 +104,18 @@ static int check_user(const JudgeContext *ctx, const char *value, Judgement *j, 
         return 0;
 }
 
+/* The next word of a list value: 1 with a word, 0 at the end, -EBADMSG
+ * for a syntax error (recorded in j and c), -ENOMEM. */
+static int next_word(const char **p, const char *value, char **word, Judgement *j, Check *c) {
+        int r = exec_extract_word(p, word, NULL);
+
+        if (r >= 0 || r == -ENOMEM)
+                return r;
+        c->invalid = true;
+        r = set_message(j, "invalid syntax in '%s'", value);
+        return r < 0 ? r : -EBADMSG;
+}
+
 static int check_group_list(const JudgeContext *ctx, const char *value, Judgement *j, Check *c) {
         const char *p = value;
         bool any_good = false;
@@ -113,15 +125,11 @@ static int check_group_list(const JudgeContext *ctx, const char *value, Judgemen
                 _cleanup_free_ char *word = NULL;
                 Check wc = {};
 
-                r = exec_extract_word(&p, &word, NULL);
-                if (r == -ENOMEM)
-                        return r;
-                if (r < 0) {
-                        c->invalid = true;
-                        return set_message(j, "invalid syntax in '%s'", value);
-                }
+                r = next_word(&p, value, &word, j, c);
                 if (r == 0)
                         break;
+                if (r < 0)
+                        return r == -EBADMSG ? 0 : r; /* a syntax error is recorded in j */
 
                 r = check_user(ctx, word, j, &wc, &j->names_root);
                 if (r < 0)
@@ -243,15 +251,11 @@ static int check_unit_name_list(const JudgeContext *ctx, const Directive *d, con
                 _cleanup_free_ char *word = NULL;
                 Check wc = {};
 
-                r = exec_extract_word(&p, &word, NULL);
-                if (r == -ENOMEM)
-                        return r;
-                if (r < 0) {
-                        c->invalid = true;
-                        return set_message(j, "invalid syntax in '%s'", value);
-                }
+                r = next_word(&p, value, &word, j, c);
                 if (r == 0)
                         break;
+                if (r < 0)
+                        return r == -EBADMSG ? 0 : r; /* a syntax error is recorded in j */
                 r = check_unit_name(ctx, d, word, d->section && streq(d->section, "Unit"), j, &wc);
                 if (r < 0)
                         return r;
