@@ -71,19 +71,6 @@ void diag_list_done(DiagList *l) {
         *l = (DiagList) {};
 }
 
-int diag_list_move(DiagList *dst, DiagList *src) {
-        int r;
-
-        r = GREEDY_REALLOC(dst->items, dst->allocated, dst->n + src->n);
-        if (r < 0)
-                return r;
-        if (src->n > 0)
-                memcpy(dst->items + dst->n, src->items, src->n * sizeof(Diag));
-        dst->n += src->n;
-        src->n = 0;
-        return 0;
-}
-
 size_t diag_list_count(const DiagList *l, DiagSeverity severity) {
         size_t c = 0;
 

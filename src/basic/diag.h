@@ -50,8 +50,6 @@ int diag_addv(DiagList *l, DiagSeverity severity, SystemdEffect effect, const ch
               const char *file, unsigned line, const char *section, const char *key,
               const char *fmt, va_list ap) _printf_(9, 0);
 void diag_list_done(DiagList *l);
-/* Moves all records of src to the end of dst; src is left empty. */
-int diag_list_move(DiagList *dst, DiagList *src);
 size_t diag_list_count(const DiagList *l, DiagSeverity severity);
 
 const char *diag_severity_to_string(DiagSeverity s);

@@ -104,20 +104,3 @@ int write_file_atomic_with(const char *path, unsigned mode, int (*fill)(void *us
                 (void) unlink(tmp);
         return r;
 }
-
-typedef struct Buffer {
-        const void *data;
-        size_t size;
-} Buffer;
-
-static int write_buffer(void *userdata, int fd) {
-        const Buffer *b = userdata;
-
-        return loop_write(fd, b->data, b->size);
-}
-
-int write_file_atomic(const char *path, const void *data, size_t size, unsigned mode) {
-        Buffer b = { data, size };
-
-        return write_file_atomic_with(path, mode, write_buffer, &b);
-}

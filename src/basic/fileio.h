@@ -13,8 +13,6 @@ int read_full_file(const char *path, size_t max_size, char **ret, size_t *ret_si
  * over path. Nothing is left behind on failure. */
 int write_file_atomic_with(const char *path, unsigned mode, int (*fill)(void *userdata, int fd),
                            void *userdata);
-/* The same for a buffer. */
-int write_file_atomic(const char *path, const void *data, size_t size, unsigned mode);
 
 /* write(2) until done; -errno on failure (EPIPE included). */
 int loop_write(int fd, const void *data, size_t size);
