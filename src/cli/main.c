@@ -17,6 +17,7 @@ static void help(FILE *f) {
                 "  filter [FILE|DIR|-]...   read units, apply the policy, write what passes\n"
                 "  policy check|show|list   validate, show and list policies\n"
                 "  hwdb query|compile|check read systemd's hardware database\n"
+                "  units [--root DIR]       list the units systemd would load from a root\n"
                 "\n"
                 "Options:\n"
                 "  -h --help                show this help\n"
@@ -35,6 +36,7 @@ int main(int argc, char **argv) {
                 { "filter", verb_filter },
                 { "policy", verb_policy },
                 { "hwdb", verb_hwdb },
+                { "units", verb_units },
         };
 
         /* A closed pipe on stdout is reported by write() as EPIPE and ends

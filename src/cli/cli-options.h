@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* Option handling shared by the verbs. */
+
+/* Parses a systemd version for --target-version; prints the error. */
+int cli_parse_version(const char *verb, const char *arg, unsigned *ret);
+/* Reports an unknown option or a missing argument; returns EXIT_USAGE. */
+int cli_bad_option(const char *verb, int argc, char **argv, int opt);
+/* After --help: EXIT_CLEAN, or EXIT_INPUT when stdout could not be written. */
+int cli_flush_stdout(const char *verb);

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* Shared between the scan of the search path (lookup.c) and the assembly of
+ * units from it (lookup-units.c). */
+
+#include "lookup.h"
+
+typedef enum EntryKind {
+        ENTRY_FILE,            /* a regular file */
+        ENTRY_ALIAS,           /* symlink to another unit name in the search path */
+        ENTRY_SELF_LINK,       /* symlink to the same name elsewhere in the search path */
+        ENTRY_LINKED,          /* symlink to a file outside the search path */
+        ENTRY_MASK,            /* symlink to /dev/null */
+} EntryKind;
+
+/* One name in the search path, the first directory that has it. */
+typedef struct Entry {
+        char *name;
+        EntryKind kind;
+        char *path;            /* the entry itself: "/etc/systemd/system/foo.service" */
+        char *target;          /* ALIAS: unit name; SELF_LINK/LINKED: the simplified target path */
+        size_t dir;
+} Entry;
+
+/* A NAME.d directory in one search directory. */
+typedef struct DropinDir {
+        char *lookup_key;      /* "DIRINDEX/NAME" */
+        size_t dir;
+        char *path;            /* resolved inside the root; NULL with error */
+        int error;
+        bool used, listed;
+        char **files;          /* *.conf entries, sorted (listed lazily) */
+        size_t n_files;
+} DropinDir;
+
+typedef struct Builder {
+        const Root *root;
+        unsigned version;
+        LookupSet *set;
+
+        Entry **entries;
+        size_t n_entries, allocated_entries;
+        StrMap names;          /* name -> Entry */
+
+        DropinDir **dropin_dirs;
+        size_t n_dropin_dirs, allocated_dropin_dirs;
+        StrMap dropin_index;   /* lookup_key -> DropinDir */
+
+        char **extra_names;    /* instances named by dependency links */
+        size_t n_extra, allocated_extra;
+
+        StrMap units;          /* id -> LookupUnit */
+        LookupUnit **unit_list;
+        size_t n_units, allocated_units;
+} Builder;
+
+int list_dir(const Root *root, const char *resolved, char ***ret, size_t *ret_n);
+int builder_diag(Builder *b, DiagSeverity sev, const char *rule, const char *path, const char *fmt, ...)
+        _printf_(5, 6);
+int build_units(Builder *b);

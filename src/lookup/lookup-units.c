@@ -1,0 +1,507 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* From the name map to units: aliases followed, instances given their
+ * template, drop-ins collected from every directory in systemd's order. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "basic/alloc-util.h"
+#include "basic/macro.h"
+#include "lookup-internal.h"
+#include "validate/unit-name.h"
+
+/* systemd follows at most this many aliases (unit_ids_map_get()). */
+#define ALIAS_FOLLOW_MAX 32
+
+/* Follows aliases from name. Returns the final entry, NULL with -ENOENT
+ * (*missing set to the name not found) or -ELOOP. */
+static int resolve_name(const Builder *b, const char *name, Entry **ret, const char **missing) {
+        const char *cur = name;
+
+        for (unsigned hops = 0; hops <= ALIAS_FOLLOW_MAX; hops++) {
+                Entry *e = strmap_get(&b->names, cur);
+
+                if (!e) {
+                        *missing = cur;
+                        return -ENOENT;
+                }
+                if (e->kind != ENTRY_ALIAS) {
+                        *ret = e;
+                        return 0;
+                }
+                cur = e->target;
+        }
+        return -ELOOP;
+}
+
+/* foo@.service + "bar" -> foo@bar.service */
+static char *instantiate(const char *template, const char *instance) {
+        const char *at = strchr(template, '@');
+        char *s;
+
+        if (!at || asprintf(&s, "%.*s@%s%s", (int) (at - template), template, instance, at + 1) < 0)
+                return NULL;
+        return s;
+}
+
+static int unit_add_alias(LookupUnit *u, const char *name) {
+        char *s;
+
+        if (streq(name, u->id))
+                return 0;
+        for (size_t i = 0; i < u->n_aliases; i++)
+                if (streq(u->aliases[i], name))
+                        return 0;
+        s = strdup(name);
+        if (!s)
+                return -ENOMEM;
+        u->aliases = reallocarray_safe(u->aliases, u->n_aliases + 1, sizeof(char *));
+        if (!u->aliases) {
+                free(s);
+                return -ENOMEM;
+        }
+        u->aliases[u->n_aliases++] = s;
+        return 0;
+}
+
+static int get_unit(Builder *b, const char *id, LookupUnit **ret) {
+        LookupUnit *u = strmap_get(&b->units, id);
+        int r;
+
+        if (u) {
+                *ret = u;
+                return 0;
+        }
+        u = new0(LookupUnit, 1);
+        if (!u || !(u->id = strdup(id)) ||
+            GREEDY_REALLOC(b->unit_list, b->allocated_units, b->n_units + 1) < 0) {
+                if (u)
+                        free(u->id);
+                free(u);
+                return -ENOMEM;
+        }
+        b->unit_list[b->n_units++] = u;
+        r = strmap_put(&b->units, u->id, u);
+        if (r < 0)
+                return r;
+        *ret = u;
+        return 1;
+}
+
+/* Whether a file reads as empty, which masks a unit (null_or_empty). */
+static bool resolved_is_empty(const Builder *b, const char *resolved) {
+        struct stat st;
+
+        if (streq(resolved, "/dev/null"))
+                return true;
+        if (fstatat(b->root->fd, resolved[1] ? resolved + 1 : ".", &st, AT_SYMLINK_NOFOLLOW) < 0)
+                return false;
+        return S_ISCHR(st.st_mode) || (S_ISREG(st.st_mode) && st.st_size == 0);
+}
+
+/* Sets the unit's fragment from the final entry of its name. */
+static int set_fragment(Builder *b, LookupUnit *u, const Entry *e) {
+        _cleanup_free_ char *source = NULL;
+        const char *shown;
+        int r = 0;
+
+        switch (e->kind) {
+        case ENTRY_MASK:
+                u->state = LOOKUP_UNIT_MASKED;
+                u->masked_by = strdup(e->path);
+                return u->masked_by ? 0 : -ENOMEM;
+        case ENTRY_SELF_LINK:
+                shown = e->target;
+                r = root_chase(b->root, e->target, 0, &source);
+                break;
+        case ENTRY_LINKED:
+                shown = e->path;
+                r = root_chase(b->root, e->target, 0, &source);
+                break;
+        default:
+                shown = e->path;
+                r = root_chase(b->root, e->path, 0, &source);
+                break;
+        }
+        if (r == -ENOMEM)
+                return r;
+        u->state = LOOKUP_UNIT_LOADED;
+        u->fragment.path = strdup(shown);
+        if (!u->fragment.path)
+                return -ENOMEM;
+        if (r < 0) {
+                u->fragment.error = r;
+                return 0;
+        }
+        if (resolved_is_empty(b, source)) {
+                u->state = LOOKUP_UNIT_MASKED;
+                u->masked_by = TAKE_PTR(u->fragment.path);
+                return 0;
+        }
+        u->fragment.source = TAKE_PTR(source);
+        return 0;
+}
+
+/* Adds the unit a name leads to (creating it), with the name as an alias. */
+static int add_name(Builder *b, const char *name, bool from_dependency) {
+        _cleanup_free_ char *template = NULL, *id_buf = NULL, *instance = NULL;
+        const char *missing = NULL, *id;
+        Entry *e = NULL;
+        LookupUnit *u;
+        int r, kind;
+
+        kind = unit_name_to_instance(name, &instance);
+        if (kind < 0)
+                return kind == -ENOMEM ? kind : 0;
+        r = resolve_name(b, name, &e, &missing);
+        if (r == -ENOENT && kind == UNIT_NAME_INSTANCE && streq(missing, name)) {
+                r = unit_name_template(name, &template);
+                if (r < 0)
+                        return r;
+                r = resolve_name(b, template, &e, &missing);
+        }
+        if (r == -ELOOP || (r == -ENOENT && !from_dependency)) {
+                Entry *first = strmap_get(&b->names, name);
+                int err = r;
+
+                r = get_unit(b, name, &u);
+                if (r <= 0)
+                        return r;
+                u->state = LOOKUP_UNIT_BAD;
+                if (!first)
+                        return 0;
+                if (err == -ELOOP)
+                        return builder_diag(b, DIAG_ERROR, "lookup.alias-loop", first->path,
+                                            "Alias chain does not end after %d links; systemd cannot load %s",
+                                            ALIAS_FOLLOW_MAX, name);
+                return builder_diag(b, DIAG_WARNING, "lookup.alias-dangling", first->path,
+                                    "Alias of '%s', which does not exist in the search path; %s is not found",
+                                    missing, name);
+        }
+        if (r == -ENOENT)
+                return 0;       /* an instance of a template the root does not ship */
+
+        /* The unit's name is the fragment's, instantiated for an instance. */
+        id = e->name;
+        if (kind == UNIT_NAME_INSTANCE && unit_name_is_template(e->name)) {
+                id = id_buf = instantiate(e->name, instance);
+                if (!id_buf)
+                        return -ENOMEM;
+        }
+        r = get_unit(b, id, &u);
+        if (r < 0)
+                return r;
+        if (r > 0) {
+                u->from_dependency = from_dependency;
+                r = set_fragment(b, u, e);
+                if (r < 0)
+                        return r;
+        } else if (!from_dependency)
+                u->from_dependency = false;
+        return unit_add_alias(u, name);
+}
+
+/* Template aliases (u@.service -> t@.service) give every instance of t an
+ * alias u@INSTANCE. */
+static int add_template_aliases(Builder *b, LookupUnit *u) {
+        _cleanup_free_ char *instance = NULL, *template = NULL;
+        const char *missing;
+        Entry *frag, *e;
+        int r;
+
+        if (unit_name_to_instance(u->id, &instance) != UNIT_NAME_INSTANCE)
+                return 0;
+        r = unit_name_template(u->id, &template);
+        if (r < 0)
+                return r;
+        if (resolve_name(b, template, &frag, &missing) < 0)
+                return 0;
+        for (size_t i = 0; i < b->n_entries; i++) {
+                _cleanup_free_ char *alias = NULL;
+
+                e = b->entries[i];
+                if (!unit_name_is_template(e->name) || resolve_name(b, e->name, &e, &missing) < 0 || e != frag)
+                        continue;
+                alias = instantiate(b->entries[i]->name, instance);
+                if (!alias)
+                        return -ENOMEM;
+                r = unit_add_alias(u, alias);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* ---- drop-ins (unit_file_find_dropin_paths) ---------------------------- */
+
+typedef struct DirList {
+        DropinDir **items;
+        size_t n, allocated;
+} DirList;
+
+static int dirlist_add(Builder *b, DirList *l, size_t dir, const char *key) {
+        _cleanup_free_ char *lookup_key = NULL;
+        DropinDir *d;
+
+        if (asprintf(&lookup_key, "%zu/%s", dir, key) < 0)
+                return -ENOMEM;
+        d = strmap_get(&b->dropin_index, lookup_key);
+        if (!d)
+                return 0;
+        d->used = true;
+        if (!d->path)
+                return 0;
+        /* The same directory reached twice (a symlinked /lib) counts once. */
+        for (size_t i = 0; i < l->n; i++)
+                if (streq(l->items[i]->path, d->path))
+                        return 0;
+        if (GREEDY_REALLOC(l->items, l->allocated, l->n + 1) < 0)
+                return -ENOMEM;
+        l->items[l->n++] = d;
+        return 0;
+}
+
+/* The directories for one name in one search directory: its own, its
+ * template's, then those of its dash prefixes, most specific first. */
+static int find_dirs(Builder *b, DirList *l, size_t dir, const char *name, unsigned depth) {
+        _cleanup_free_ char *prefix = NULL, *instance = NULL, *built = NULL;
+        UnitType type;
+        bool chopped = false;
+        char *dash;
+        int r, kind;
+
+        if (depth > 64)
+                return 0;
+        r = dirlist_add(b, l, dir, name);
+        if (r < 0)
+                return r;
+        kind = unit_name_to_instance(name, &instance);
+        if (kind < 0)
+                return kind == -ENOMEM ? kind : 0;
+        if (kind == UNIT_NAME_INSTANCE) {
+                _cleanup_free_ char *template = NULL;
+
+                r = unit_name_template(name, &template);
+                if (r < 0)
+                        return r;
+                r = find_dirs(b, l, dir, template, depth + 1);
+                if (r < 0)
+                        return r;
+        }
+        if (b->version < LOOKUP_DASH_DROPINS_SINCE)
+                return 0;
+
+        r = unit_name_to_prefix(name, &prefix);
+        if (r < 0)
+                return r;
+        for (;;) {
+                size_t n;
+
+                dash = strrchr(prefix, '-');
+                if (!dash)
+                        return 0;
+                n = (size_t) (dash - prefix);
+                if (n == 0)
+                        return 0;
+                if (prefix[n + 1] != '\0' || chopped) {
+                        prefix[n + 1] = '\0';
+                        break;
+                }
+                prefix[n] = '\0';       /* a trailing dash is chopped once */
+                chopped = true;
+        }
+        type = unit_name_to_type(name);
+        if (asprintf(&built, "%s%s%s.%s", prefix, kind == UNIT_NAME_INSTANCE ? "@" : "",
+                     kind == UNIT_NAME_INSTANCE ? instance : "", unit_type_to_string(type)) < 0) {
+                built = NULL;
+                return -ENOMEM;
+        }
+        if (!unit_name_is_valid(built, UNIT_NAME_ANY))
+                return 0;
+        return find_dirs(b, l, dir, built, depth + 1);
+}
+
+static int list_dropin_dir(Builder *b, DropinDir *d) {
+        char **names = NULL;
+        size_t n = 0, k = 0;
+        int r;
+
+        if (d->listed)
+                return 0;
+        d->listed = true;
+        r = list_dir(b->root, d->path, &names, &n);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                d->error = r;
+                return 0;
+        }
+        for (size_t i = 0; i < n; i++) {
+                if (names[i][0] != '.' && endswith(names[i], ".conf"))
+                        names[k++] = names[i];
+                else
+                        free(names[i]);
+        }
+        d->files = names;
+        d->n_files = k;
+        return 0;
+}
+
+typedef struct Found {
+        const char *name;
+        const DropinDir *dir;
+} Found;
+
+static int found_compare(const void *a, const void *b) {
+        return strcmp(((const Found *) a)->name, ((const Found *) b)->name);
+}
+
+static int dropin_file(Builder *b, const DropinDir *d, const char *name, LookupFile *f) {
+        char target[PATH_MAX];
+        struct stat st;
+        ssize_t k;
+        int r;
+
+        f->path = root_path_join(d->path, name);
+        if (!f->path)
+                return -ENOMEM;
+        if (fstatat(b->root->fd, f->path + 1, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+                f->error = -errno;
+                return 0;
+        }
+        if (S_ISLNK(st.st_mode)) {
+                k = readlinkat(b->root->fd, f->path + 1, target, sizeof(target) - 1);
+                if (k >= 0) {
+                        target[k] = '\0';
+                        if (streq(target, "/dev/null"))
+                                return 0;       /* masked: no source */
+                }
+        }
+        r = root_chase(b->root, f->path, 0, &f->source);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                f->error = r;
+        else if (streq(f->source, "/dev/null")) {
+                free(f->source);
+                f->source = NULL;
+        }
+        return 0;
+}
+
+static int collect_dropins(Builder *b, LookupUnit *u) {
+        _cleanup_free_ Found *found = NULL;
+        DirList l = {};
+        StrMap seen = {};
+        size_t n_found = 0, allocated = 0;
+        UnitType type = unit_name_to_type(u->id);
+        int r = 0;
+
+        /* Every name of the unit, in every directory; the type-wide
+         * directories last, as the most generic. */
+        for (size_t k = 0; r >= 0 && k <= u->n_aliases; k++) {
+                const char *name = k == 0 ? u->id : u->aliases[k - 1];
+
+                for (size_t i = 0; r >= 0 && i < b->set->paths.n_dirs; i++)
+                        r = find_dirs(b, &l, i, name, 0);
+        }
+        if (type >= 0 && b->version >= LOOKUP_TYPE_DROPINS_SINCE)
+                for (size_t i = 0; r >= 0 && i < b->set->paths.n_dirs; i++)
+                        r = dirlist_add(b, &l, i, unit_type_to_string(type));
+
+        /* One file per name: the first directory wins; then by name. */
+        for (size_t i = 0; r >= 0 && i < l.n; i++) {
+                DropinDir *d = l.items[i];
+
+                r = list_dropin_dir(b, d);
+                for (size_t j = 0; r >= 0 && j < d->n_files; j++) {
+                        r = strmap_put(&seen, d->files[j], (void *) d);
+                        if (r <= 0)
+                                continue;
+                        if (GREEDY_REALLOC(found, allocated, n_found + 1) < 0)
+                                r = -ENOMEM;
+                        else
+                                found[n_found++] = (Found) { d->files[j], d };
+                }
+        }
+        strmap_done(&seen);
+        free(l.items);
+        if (r < 0)
+                return r;
+        if (n_found > 1)
+                qsort(found, n_found, sizeof(Found), found_compare);
+        if (n_found > 0) {
+                u->dropins = new0(LookupFile, n_found);
+                if (!u->dropins)
+                        return -ENOMEM;
+        }
+        for (size_t i = 0; i < n_found; i++) {
+                r = dropin_file(b, found[i].dir, found[i].name, &u->dropins[u->n_dropins++]);
+                if (r < 0)
+                        return r;
+        }
+        b->set->stats.dropins += (unsigned) n_found;
+        return 0;
+}
+
+static int str_compare_ptr(const void *a, const void *b) {
+        return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+static int unit_compare(const void *a, const void *b) {
+        return strcmp((*(LookupUnit *const *) a)->id, (*(LookupUnit *const *) b)->id);
+}
+
+int build_units(Builder *b) {
+        int r = 0;
+
+        for (size_t i = 0; r >= 0 && i < b->n_entries; i++)
+                r = add_name(b, b->entries[i]->name, false);
+        for (size_t i = 0; r >= 0 && i < b->n_extra; i++)
+                r = add_name(b, b->extra_names[i], true);
+        /* Instances that only have a drop-in directory of their own. */
+        for (size_t i = 0; r >= 0 && i < b->n_dropin_dirs; i++) {
+                const char *key = strchr(b->dropin_dirs[i]->lookup_key, '/') + 1;
+
+                if (unit_name_is_instance(key) && !strmap_get(&b->units, key))
+                        r = add_name(b, key, true);
+        }
+
+        for (size_t i = 0; r >= 0 && i < b->n_units; i++) {
+                LookupUnit *u = b->unit_list[i];
+
+                r = add_template_aliases(b, u);
+                if (r >= 0 && u->n_aliases > 1)
+                        qsort(u->aliases, u->n_aliases, sizeof(char *), str_compare_ptr);
+                /* A masked unit's drop-ins are listed (and not read), so
+                 * that they do not count as belonging to no unit. */
+                if (r >= 0 && (u->state == LOOKUP_UNIT_LOADED || u->state == LOOKUP_UNIT_MASKED))
+                        r = collect_dropins(b, u);
+        }
+
+        /* Drop-in directories no unit used: the unit is not in this root
+         * (a package that ships overrides for another one's unit). They
+         * are still judged, as a unit with drop-ins only. */
+        for (size_t i = 0; r >= 0 && i < b->n_dropin_dirs; i++) {
+                DropinDir *d = b->dropin_dirs[i];
+                const char *key = strchr(d->lookup_key, '/') + 1;
+                LookupUnit *u;
+
+                if (d->used)
+                        continue;
+                r = get_unit(b, key, &u);
+                if (r <= 0)
+                        continue;
+                u->state = LOOKUP_UNIT_DROPINS_ONLY;
+                r = collect_dropins(b, u);
+        }
+
+        if (r >= 0 && b->n_units > 1)
+                qsort(b->unit_list, b->n_units, sizeof(LookupUnit *), unit_compare);
+        return r;
+}

@@ -1,0 +1,502 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "basic/alloc-util.h"
+#include "basic/macro.h"
+#include "lookup-internal.h"
+#include "validate/unit-name.h"
+
+const char *lookup_unit_state_to_string(LookupUnitState s) {
+        switch (s) {
+        case LOOKUP_UNIT_LOADED:
+                return "loaded";
+        case LOOKUP_UNIT_MASKED:
+                return "masked";
+        case LOOKUP_UNIT_DROPINS_ONLY:
+                return "dropins-only";
+        case LOOKUP_UNIT_BAD:
+                return "bad";
+        }
+        return "unknown";
+}
+
+static void lookup_file_done(LookupFile *f) {
+        free(f->path);
+        free(f->source);
+}
+
+static LookupUnit *lookup_unit_free(LookupUnit *u) {
+        if (!u)
+                return NULL;
+        free(u->id);
+        lookup_file_done(&u->fragment);
+        free(u->masked_by);
+        for (size_t i = 0; i < u->n_aliases; i++)
+                free(u->aliases[i]);
+        free(u->aliases);
+        for (size_t i = 0; i < u->n_dropins; i++)
+                lookup_file_done(&u->dropins[i]);
+        free(u->dropins);
+        free(u);
+        return NULL;
+}
+
+void lookup_set_done(LookupSet *s) {
+        for (size_t i = 0; i < s->n_units; i++)
+                lookup_unit_free(s->units[i]);
+        free(s->units);
+        diag_list_done(&s->diags);
+        lookup_paths_done(&s->paths);
+        *s = (LookupSet) {};
+}
+
+const LookupUnit *lookup_set_find(const LookupSet *s, const char *id) {
+        size_t lo = 0, hi = s->n_units;
+
+        while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                int c = strcmp(s->units[mid]->id, id);
+
+                if (c == 0)
+                        return s->units[mid];
+                if (c < 0)
+                        lo = mid + 1;
+                else
+                        hi = mid;
+        }
+        return NULL;
+}
+
+/* ---- builder state ---------------------------------------------------- */
+
+static void entry_free(Entry *e) {
+        if (!e)
+                return;
+        free(e->name);
+        free(e->path);
+        free(e->target);
+        free(e);
+}
+
+static void dropin_dir_free(DropinDir *d) {
+        if (!d)
+                return;
+        free(d->lookup_key);
+        free(d->path);
+        for (size_t i = 0; i < d->n_files; i++)
+                free(d->files[i]);
+        free(d->files);
+        free(d);
+}
+
+static void builder_done(Builder *b) {
+        for (size_t i = 0; i < b->n_entries; i++)
+                entry_free(b->entries[i]);
+        free(b->entries);
+        strmap_done(&b->names);
+        for (size_t i = 0; i < b->n_dropin_dirs; i++)
+                dropin_dir_free(b->dropin_dirs[i]);
+        free(b->dropin_dirs);
+        strmap_done(&b->dropin_index);
+        for (size_t i = 0; i < b->n_extra; i++)
+                free(b->extra_names[i]);
+        free(b->extra_names);
+        strmap_done(&b->units);
+        for (size_t i = 0; i < b->n_units; i++)
+                lookup_unit_free(b->unit_list[i]);
+        free(b->unit_list);
+}
+
+static int str_compare(const void *a, const void *b) {
+        return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* Directory entries of a resolved directory, sorted, without "." and "..". */
+int list_dir(const Root *root, const char *resolved, char ***ret, size_t *ret_n) {
+        char **names = NULL;
+        size_t n = 0, allocated = 0;
+        struct dirent *de;
+        DIR *d;
+        int fd, r = 0;
+
+        fd = root_open_resolved(root, resolved, O_RDONLY | O_DIRECTORY);
+        if (fd < 0)
+                return fd;
+        d = fdopendir(fd);
+        if (!d) {
+                r = -errno;
+                close(fd);
+                return r;
+        }
+        for (;;) {
+                errno = 0;
+                de = readdir(d);
+                if (!de) {
+                        r = -errno;
+                        break;
+                }
+                if (streq(de->d_name, ".") || streq(de->d_name, ".."))
+                        continue;
+                if (GREEDY_REALLOC(names, allocated, n + 1) < 0 || !(names[n] = strdup(de->d_name))) {
+                        r = -ENOMEM;
+                        break;
+                }
+                n++;
+        }
+        closedir(d);
+        if (r < 0) {
+                for (size_t i = 0; i < n; i++)
+                        free(names[i]);
+                free(names);
+                return r;
+        }
+        if (n > 1)
+                qsort(names, n, sizeof(char *), str_compare);
+        *ret = names;
+        *ret_n = n;
+        return 0;
+}
+
+int builder_diag(Builder *b, DiagSeverity sev, const char *rule, const char *path, const char *fmt, ...) {
+        va_list ap;
+        int r;
+
+        va_start(ap, fmt);
+        r = diag_addv(&b->set->diags, sev, EFFECT_NONE, rule, path, 0, NULL, NULL, fmt, ap);
+        va_end(ap);
+        return r;
+}
+
+/* ---- the name map (unit_file_build_name_map) --------------------------- */
+
+static int add_entry(Builder *b, Entry *e) {
+        int r;
+
+        if (GREEDY_REALLOC(b->entries, b->allocated_entries, b->n_entries + 1) < 0) {
+                entry_free(e);
+                return -ENOMEM;
+        }
+        b->entries[b->n_entries++] = e;
+        r = strmap_put(&b->names, e->name, e);
+        return r < 0 ? r : 0;
+}
+
+static bool unit_type_may_alias(UnitType t) {
+        return t == UNIT_SERVICE || t == UNIT_SOCKET || t == UNIT_TARGET || t == UNIT_DEVICE ||
+               t == UNIT_TIMER || t == UNIT_PATH;
+}
+
+static bool unit_type_may_template(UnitType t) {
+        return t == UNIT_SERVICE || t == UNIT_SOCKET || t == UNIT_TARGET || t == UNIT_TIMER ||
+               t == UNIT_PATH;
+}
+
+/* Whether "src -> dst" is an alias systemd accepts; the reason if not. */
+static const char *alias_problem(const char *src, const char *dst) {
+        _cleanup_free_ char *si = NULL, *di = NULL;
+        int st = unit_name_to_instance(src, &si), dt;
+        UnitType type = unit_name_to_type(src);
+
+        if (st < 0)
+                return "the link's name is not a valid unit name";
+        if (!unit_type_may_alias(type))
+                return "units of this type cannot have aliases";
+        if (st != UNIT_NAME_PLAIN && !unit_type_may_template(type))
+                return "units of this type cannot be templates";
+        dt = unit_name_to_instance(dst, &di);
+        if (dt < 0)
+                return "the target is not a valid unit name";
+        if (!(dt == st || (st == UNIT_NAME_INSTANCE && dt == UNIT_NAME_TEMPLATE)))
+                return "the target's name type (plain, template, instance) does not match the link's";
+        if (dt == UNIT_NAME_INSTANCE && !streq(si, di))
+                return "the target's instance differs";
+        if (unit_name_to_type(dst) != type)
+                return "the target has another unit type";
+        return NULL;
+}
+
+static int scan_symlink(Builder *b, size_t dir, int dfd, const char *name, const char *path) {
+        const SearchDir *sd = &b->set->paths.dirs[dir];
+        _cleanup_free_ char *abs = NULL, *simplified = NULL;
+        char target[PATH_MAX];
+        const char *dst, *problem;
+        Entry *e;
+        ssize_t k;
+        int r;
+
+        k = readlinkat(dfd, name, target, sizeof(target) - 1);
+        if (k < 0)
+                return builder_diag(b, DIAG_ERROR, "lookup.unreadable", path, "Cannot read symlink: %s",
+                                    strerror(errno));
+        target[k] = '\0';
+        abs = target[0] == '/' ? strdup(target) : root_path_join(sd->path, target);
+        if (!abs)
+                return -ENOMEM;
+        r = root_chase(b->root, abs, CHASE_NOFOLLOW_LAST | CHASE_NONEXISTENT, &simplified);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return builder_diag(b, DIAG_ERROR, "lookup.bad-symlink", path,
+                                    "Symlink to '%s' cannot be resolved inside the root: %s; systemd ignores it",
+                                    target, strerror(-r));
+
+        e = new0(Entry, 1);
+        if (!e)
+                return -ENOMEM;
+        e->dir = dir;
+        e->name = strdup(name);
+        e->path = strdup(path);
+        if (!e->name || !e->path) {
+                entry_free(e);
+                return -ENOMEM;
+        }
+
+        if (lookup_paths_contains(&b->set->paths, simplified)) {
+                dst = strrchr(simplified, '/') + 1;
+                if (streq(dst, name)) {
+                        /* The same name in another directory of the path:
+                         * systemd loads that file under its own path. */
+                        e->kind = ENTRY_SELF_LINK;
+                        e->target = TAKE_PTR(simplified);
+                        return add_entry(b, e);
+                }
+                problem = alias_problem(name, dst);
+                if (problem) {
+                        r = builder_diag(b, DIAG_WARNING, "lookup.alias-invalid", path,
+                                         "Symlink to '%s' is not a valid alias: %s; systemd ignores it", target,
+                                         problem);
+                        entry_free(e);
+                        return r;
+                }
+                e->kind = ENTRY_ALIAS;
+                e->target = strdup(dst);
+                if (!e->target) {
+                        entry_free(e);
+                        return -ENOMEM;
+                }
+                b->set->stats.aliases++;
+                return add_entry(b, e);
+        }
+
+        if (streq(simplified, "/dev/null")) {
+                e->kind = ENTRY_MASK;
+                b->set->stats.masks++;
+        } else {
+                /* A linked unit file: loaded under the link's own path. */
+                e->kind = ENTRY_LINKED;
+                e->target = TAKE_PTR(simplified);
+                b->set->stats.unit_files++;
+        }
+        return add_entry(b, e);
+}
+
+static int note_dropin_dir(Builder *b, size_t dir, const char *name, const char *path) {
+        _cleanup_free_ char *key = strndup(name, strlen(name) - 2);
+        DropinDir *d;
+        int r;
+
+        if (!key)
+                return -ENOMEM;
+        if (!unit_name_is_valid(key, UNIT_NAME_ANY) && unit_type_from_string(key) < 0)
+                return builder_diag(b, DIAG_WARNING, "lookup.not-a-unit", path,
+                                    "Directory name is not NAME.d for a unit name or a unit type; systemd never reads it");
+        d = new0(DropinDir, 1);
+        if (!d)
+                return -ENOMEM;
+        d->dir = dir;
+        if (asprintf(&d->lookup_key, "%zu/%s", dir, key) < 0) {
+                d->lookup_key = NULL;
+                dropin_dir_free(d);
+                return -ENOMEM;
+        }
+        r = root_chase(b->root, path, 0, &d->path);
+        if (r == -ENOMEM) {
+                dropin_dir_free(d);
+                return r;
+        }
+        if (r < 0)
+                d->error = r;
+        if (GREEDY_REALLOC(b->dropin_dirs, b->allocated_dropin_dirs, b->n_dropin_dirs + 1) < 0) {
+                dropin_dir_free(d);
+                return -ENOMEM;
+        }
+        b->dropin_dirs[b->n_dropin_dirs++] = d;
+        r = strmap_put(&b->dropin_index, d->lookup_key, d);
+        return r < 0 ? r : 0;
+}
+
+static int add_extra_name(Builder *b, const char *name) {
+        char *s = strdup(name);
+
+        if (!s || GREEDY_REALLOC(b->extra_names, b->allocated_extra, b->n_extra + 1) < 0) {
+                free(s);
+                return -ENOMEM;
+        }
+        b->extra_names[b->n_extra++] = s;
+        return 0;
+}
+
+/* NAME.wants/, .requires/, .upholds/: dependencies, not units. Instances
+ * named there are units of their own (getty@tty1.service). */
+static int scan_dependency_dir(Builder *b, const char *path) {
+        _cleanup_free_ char *resolved = NULL;
+        char **names = NULL;
+        size_t n = 0;
+        int r;
+
+        r = root_chase(b->root, path, 0, &resolved);
+        if (r >= 0)
+                r = list_dir(b->root, resolved, &names, &n);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return builder_diag(b, DIAG_ERROR, "lookup.unreadable", path, "Cannot read directory: %s",
+                                    strerror(-r));
+        for (size_t i = 0; i < n; i++) {
+                if (r >= 0 && names[i][0] != '.') {
+                        b->set->stats.dependency_links++;
+                        if (unit_name_is_instance(names[i]))
+                                r = add_extra_name(b, names[i]);
+                }
+                free(names[i]);
+        }
+        free(names);
+        return r;
+}
+
+static int scan_search_dir(Builder *b, size_t dir) {
+        const SearchDir *sd = &b->set->paths.dirs[dir];
+        char **names = NULL;
+        size_t n = 0;
+        int dfd, r;
+
+        r = list_dir(b->root, sd->resolved, &names, &n);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return builder_diag(b, DIAG_ERROR, "lookup.unreadable", sd->path, "Cannot read directory: %s",
+                                    strerror(-r));
+        dfd = root_open_resolved(b->root, sd->resolved, O_RDONLY | O_DIRECTORY);
+        if (dfd < 0)
+                r = dfd == -ENOMEM ? dfd
+                                   : builder_diag(b, DIAG_ERROR, "lookup.unreadable", sd->path,
+                                                  "Cannot open directory: %s", strerror(-dfd));
+
+        for (size_t i = 0; i < n; i++) {
+                _cleanup_free_ char *path = NULL;
+                const char *name = names[i];
+                struct stat st;
+
+                if (r < 0 || dfd < 0 || name[0] == '.')
+                        goto next;
+                path = root_path_join(sd->path, name);
+                if (!path) {
+                        r = -ENOMEM;
+                        goto next;
+                }
+                if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+                        r = builder_diag(b, DIAG_ERROR, "lookup.unreadable", path, "Cannot stat: %s",
+                                         strerror(errno));
+                        goto next;
+                }
+                if (unit_name_is_valid(name, UNIT_NAME_ANY)) {
+                        Entry *e;
+
+                        if ((e = strmap_get(&b->names, name))) {
+                                /* On a merged-/usr root /lib and /usr/lib are one directory. */
+                                if (streq(b->set->paths.dirs[e->dir].resolved, sd->resolved))
+                                        goto next;
+                                b->set->stats.overridden++;
+                                r = builder_diag(b, DIAG_NOTE, "lookup.overridden", path,
+                                                 "Overridden by %s, which comes first in the search path", e->path);
+                                goto next;
+                        }
+                        if (S_ISLNK(st.st_mode)) {
+                                r = scan_symlink(b, dir, dfd, name, path);
+                                goto next;
+                        }
+                        if (!S_ISREG(st.st_mode)) {
+                                r = builder_diag(b, DIAG_WARNING, "lookup.not-a-file", path,
+                                                 "Has a unit name but is not a file or symlink; systemd ignores it");
+                                goto next;
+                        }
+                        e = new0(Entry, 1);
+                        if (!e || !(e->name = strdup(name))) {
+                                free(e);
+                                r = -ENOMEM;
+                                goto next;
+                        }
+                        e->kind = ENTRY_FILE;
+                        e->dir = dir;
+                        e->path = TAKE_PTR(path);
+                        b->set->stats.unit_files++;
+                        r = add_entry(b, e);
+                        goto next;
+                }
+
+                if (S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode)) {
+                        bool is_dir = S_ISDIR(st.st_mode);
+
+                        /* A symlinked directory is followed inside the root only. */
+                        if (!is_dir) {
+                                r = root_is_dir(b->root, path);
+                                if (r < 0)
+                                        goto next;
+                                is_dir = r > 0;
+                        }
+
+                        if (is_dir && endswith(name, ".d")) {
+                                r = note_dropin_dir(b, dir, name, path);
+                                goto next;
+                        }
+                        if (is_dir && (endswith(name, ".wants") || endswith(name, ".requires") ||
+                                       endswith(name, ".upholds"))) {
+                                r = scan_dependency_dir(b, path);
+                                goto next;
+                        }
+                }
+                b->set->stats.not_units++;
+                r = builder_diag(b, DIAG_NOTE, "lookup.not-a-unit", path,
+                                 "Not a unit file, drop-in or dependency directory; systemd never reads it");
+        next:
+                free(names[i]);
+        }
+        free(names);
+        if (dfd >= 0)
+                close(dfd);
+        return r;
+}
+
+int lookup_set_build(const Root *root, LookupScope scope, unsigned version, LookupSet *ret) {
+        LookupSet set = {};
+        Builder b = { .root = root, .version = version, .set = &set };
+        int r;
+
+        r = lookup_paths_init(root, scope, &set.paths);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; r >= 0 && i < set.paths.n_dirs; i++)
+                r = scan_search_dir(&b, i);
+        if (r >= 0)
+                r = build_units(&b);
+        if (r >= 0) {
+                set.units = TAKE_PTR(b.unit_list);
+                set.n_units = b.n_units;
+                b.n_units = 0;
+        }
+        builder_done(&b);
+        if (r < 0) {
+                lookup_set_done(&set);
+                return r;
+        }
+        *ret = set;
+        return 0;
+}

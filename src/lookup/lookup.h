@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "basic/diag.h"
+#include "basic/strmap.h"
+#include "lookup-paths.h"
+#include "root.h"
+
+/* A root's unit set as systemd's manager assembles it, offline: which unit
+ * files exist under the search path (the highest directory wins), which
+ * names are masks and aliases, and which drop-ins each unit gets from every
+ * directory (its own names, its template, dash prefixes, the type-wide
+ * directory), in the order systemd applies them. Modelled on systemd 252's
+ * unit_file_build_name_map(), unit_file_find_fragment() and
+ * unit_file_find_dropin_paths(), and checked against
+ * `systemd-analyze --root=DIR verify` by tests/lookup/. */
+
+/* Behaviour that changed between versions, as data. */
+#define LOOKUP_DASH_DROPINS_SINCE 239     /* foo-.service.d applies to foo-bar.service */
+#define LOOKUP_TYPE_DROPINS_SINCE 246     /* service.d applies to every service */
+
+typedef struct LookupFile {
+        char *path;            /* as systemd shows it, inside the root */
+        char *source;          /* resolved path to read; NULL when masked */
+        int error;             /* negative errno when it cannot be resolved */
+} LookupFile;
+
+typedef enum LookupUnitState {
+        LOOKUP_UNIT_LOADED,        /* has a fragment (for an instance: its template's) */
+        LOOKUP_UNIT_MASKED,        /* symlink to /dev/null or an empty file */
+        LOOKUP_UNIT_DROPINS_ONLY,  /* no unit file under the root, only drop-ins */
+        LOOKUP_UNIT_BAD,           /* the name does not lead to a unit (alias loop...) */
+} LookupUnitState;
+
+typedef struct LookupUnit {
+        char *id;              /* the unit's name: the fragment's, instantiated */
+        LookupUnitState state;
+        LookupFile fragment;   /* path NULL for none */
+        char *masked_by;       /* the mask's path */
+        char **aliases;        /* other names that lead to the unit, sorted */
+        size_t n_aliases;
+        LookupFile *dropins;   /* in load order; masked ones included */
+        size_t n_dropins;
+        bool from_dependency;  /* an instance only named by a .wants/ link or drop-in dir */
+} LookupUnit;
+
+typedef struct LookupStats {
+        unsigned unit_files, aliases, masks, dropins, dependency_links, not_units, overridden;
+} LookupStats;
+
+typedef struct LookupSet {
+        LookupPaths paths;
+        LookupUnit **units;    /* sorted by id */
+        size_t n_units;
+        DiagList diags;        /* findings about the tree itself */
+        LookupStats stats;
+} LookupSet;
+
+int lookup_set_build(const Root *root, LookupScope scope, unsigned version, LookupSet *ret);
+void lookup_set_done(LookupSet *s);
+const LookupUnit *lookup_set_find(const LookupSet *s, const char *id);
+const char *lookup_unit_state_to_string(LookupUnitState s);

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "basic/fileio.h"
+#include "basic/macro.h"
+#include "basic/strbuf.h"
+#include "root.h"
+
+int root_open(const char *dir, Root *ret) {
+        int fd;
+
+        fd = open(dir && *dir ? dir : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        *ret = (Root) { .fd = fd };
+        if (dir && *dir && !streq(dir, "/")) {
+                ret->dir = strdup(dir);
+                if (!ret->dir) {
+                        close(fd);
+                        ret->fd = -EBADF;
+                        return -ENOMEM;
+                }
+        }
+        return 0;
+}
+
+void root_done(Root *r) {
+        if (r->fd >= 0)
+                close(r->fd);
+        free(r->dir);
+        *r = (Root) { .fd = -EBADF };
+}
+
+char *root_path_join(const char *dir, const char *name) {
+        size_t a = strlen(dir), b;
+        char *p;
+
+        while (a > 0 && dir[a - 1] == '/')
+                a--;
+        while (*name == '/')
+                name++;
+        b = strlen(name);
+        p = malloc(a + 1 + b + 1);
+        if (!p)
+                return NULL;
+        memcpy(p, dir, a);
+        p[a] = '/';
+        memcpy(p + a + 1, name, b + 1);
+        return p;
+}
+
+/* The path relative to the root descriptor: "" + "usr/lib" for "/usr/lib". */
+static const char *rel(const char *resolved) {
+        while (*resolved == '/')
+                resolved++;
+        return *resolved ? resolved : ".";
+}
+
+/* Drops the last component of a resolved path held in b ("" is the root). */
+static void pop_component(StrBuf *b) {
+        char *slash = b->len > 0 ? memrchr(b->data, '/', b->len) : NULL;
+
+        b->len = slash ? (size_t) (slash - b->data) : 0;
+        b->data[b->len] = '\0';
+}
+
+static int append_component(StrBuf *b, const char *c, size_t n) {
+        int r = strbuf_append_char(b, '/');
+
+        return r < 0 ? r : strbuf_append(b, c, n);
+}
+
+int root_chase(const Root *root, const char *path, ChaseFlags flags, char **ret) {
+        _cleanup_(strbuf_done) StrBuf done = {};
+        _cleanup_free_ char *todo = strdup(path);
+        unsigned hops = 0;
+        const char *p;
+        int r;
+
+        if (!todo)
+                return -ENOMEM;
+        r = strbuf_reserve(&done, 64);
+        if (r < 0)
+                return r;
+        done.data[0] = '\0';
+
+        p = todo;
+        for (;;) {
+                const char *c, *rest;
+                struct stat st;
+                size_t n;
+                bool last;
+
+                while (*p == '/')
+                        p++;
+                if (!*p)
+                        break;
+                c = p;
+                n = strcspn(c, "/");
+                rest = c + n;
+                p = rest;
+                for (last = true, rest = p; *rest; rest++)
+                        if (*rest != '/') {
+                                last = false;
+                                break;
+                        }
+
+                if (n == 1 && c[0] == '.')
+                        continue;
+                if (n == 2 && c[0] == '.' && c[1] == '.') {
+                        pop_component(&done);
+                        continue;
+                }
+
+                r = append_component(&done, c, n);
+                if (r < 0)
+                        return r;
+                if (fstatat(root->fd, rel(done.data), &st, AT_SYMLINK_NOFOLLOW) < 0) {
+                        if (errno != ENOENT || !(flags & CHASE_NONEXISTENT))
+                                return -errno;
+                        /* Keep the rest as written, normalized lexically. */
+                        for (;;) {
+                                while (*p == '/')
+                                        p++;
+                                if (!*p)
+                                        break;
+                                c = p;
+                                n = strcspn(c, "/");
+                                p = c + n;
+                                if (n == 1 && c[0] == '.')
+                                        continue;
+                                if (n == 2 && c[0] == '.' && c[1] == '.')
+                                        pop_component(&done);
+                                else if ((r = append_component(&done, c, n)) < 0)
+                                        return r;
+                        }
+                        break;
+                }
+
+                if (S_ISLNK(st.st_mode) && !(last && (flags & CHASE_NOFOLLOW_LAST))) {
+                        char target[PATH_MAX];
+                        ssize_t k;
+                        char *next;
+
+                        if (++hops > ROOT_FOLLOW_MAX)
+                                return -ELOOP;
+                        k = readlinkat(root->fd, rel(done.data), target, sizeof(target) - 1);
+                        if (k < 0)
+                                return -errno;
+                        if (k == 0)
+                                return -ENOENT;
+                        target[k] = '\0';
+                        pop_component(&done);
+                        if (target[0] == '/')
+                                strbuf_reset(&done), done.data[0] = '\0';
+                        if (asprintf(&next, "%s/%s", target, p) < 0)
+                                return -ENOMEM;
+                        free(todo);
+                        todo = next;
+                        p = todo;
+                        continue;
+                }
+                if (!last && !S_ISDIR(st.st_mode))
+                        return -ENOTDIR;
+        }
+
+        if (done.len == 0) {
+                r = strbuf_append_char(&done, '/');
+                if (r < 0)
+                        return r;
+        }
+        *ret = strbuf_steal(&done);
+        return 0;
+}
+
+int root_open_resolved(const Root *root, const char *resolved, int flags) {
+        int fd = openat(root->fd, rel(resolved), flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+
+        return fd < 0 ? -errno : fd;
+}
+
+int root_read_file(const Root *root, const char *resolved, size_t max_size, char **ret, size_t *ret_size) {
+        struct stat st;
+        int fd, r;
+
+        /* Non-blocking: a FIFO planted in a tree must not hang the run. */
+        fd = root_open_resolved(root, resolved, O_RDONLY | O_NONBLOCK);
+        if (fd < 0)
+                return fd;
+        if (fstat(fd, &st) < 0) {
+                r = -errno;
+                close(fd);
+                return r;
+        }
+        if (!S_ISREG(st.st_mode)) {
+                close(fd);
+                return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+        }
+        r = read_full_fd(fd, max_size, ret, ret_size);
+        close(fd);
+        return r;
+}
+
+int root_is_dir(const Root *root, const char *path) {
+        _cleanup_free_ char *resolved = NULL;
+        struct stat st;
+        int r;
+
+        r = root_chase(root, path, 0, &resolved);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return 0;
+        if (fstatat(root->fd, rel(resolved), &st, AT_SYMLINK_NOFOLLOW) < 0)
+                return 0;
+        return S_ISDIR(st.st_mode);
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A directory tree seen as "/" (a DESTDIR, an image, or the host itself).
+ * Every path below is written as seen from inside the root ("/usr/lib/...")
+ * and resolved against the root's directory descriptor: a symlink, absolute
+ * or relative, never leads out of the root, and ".." stops at it. */
+
+typedef struct Root {
+        int fd;                /* O_PATH descriptor of the root directory */
+        char *dir;             /* as given; NULL for the host's "/" */
+} Root;
+
+/* dir: NULL or "/" for the host. */
+int root_open(const char *dir, Root *ret);
+void root_done(Root *r);
+
+/* Symlinks followed in one path resolution, as systemd's chase. */
+#define ROOT_FOLLOW_MAX 32
+
+typedef enum ChaseFlags {
+        CHASE_NOFOLLOW_LAST = 1 << 0,  /* do not follow a symlink in the last component */
+        CHASE_NONEXISTENT = 1 << 1,    /* missing components are fine: kept as written */
+} ChaseFlags;
+
+/* Resolves path (absolute, or relative to "/") inside the root and returns
+ * it normalized, without symlinks or "."/".." components, always starting
+ * with "/". -ELOOP after ROOT_FOLLOW_MAX links, -ENOENT/-ENOTDIR/-EACCES as
+ * the file system says. */
+int root_chase(const Root *r, const char *path, ChaseFlags flags, char **ret);
+
+/* Opens a resolved path (as root_chase returns) below the root. The last
+ * component is not followed. */
+int root_open_resolved(const Root *r, const char *resolved, int flags);
+
+/* Joins a directory and a name seen from inside the root, without "//". */
+char *root_path_join(const char *dir, const char *name);
+
+/* Reads a regular file at a resolved path, with a size cap (-EFBIG). A
+ * directory is -EISDIR, any other file type -EINVAL (never opened for
+ * reading in a way that could block: FIFOs are opened non-blocking). */
+int root_read_file(const Root *r, const char *resolved, size_t max_size, char **ret, size_t *ret_size);
+
+/* 1 when path leads to a directory inside the root, 0 when not (or when it
+ * cannot be resolved), -ENOMEM. */
+int root_is_dir(const Root *r, const char *path);
