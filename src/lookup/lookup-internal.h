@@ -9,7 +9,6 @@
 typedef enum EntryKind {
         ENTRY_FILE,            /* a regular file */
         ENTRY_ALIAS,           /* symlink to another unit name in the search path */
-        ENTRY_SELF_LINK,       /* symlink to the same name elsewhere in the search path */
         ENTRY_LINKED,          /* symlink to a file outside the search path */
         ENTRY_MASK,            /* symlink to /dev/null */
 } EntryKind;
@@ -19,7 +18,7 @@ typedef struct Entry {
         char *name;
         EntryKind kind;
         char *path;            /* the entry itself: "/etc/systemd/system/foo.service" */
-        char *target;          /* ALIAS: unit name; SELF_LINK/LINKED: the simplified target path */
+        char *target;          /* ALIAS: unit name; LINKED: the simplified target path */
         size_t dir;
 } Entry;
 

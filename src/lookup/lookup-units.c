@@ -115,10 +115,6 @@ static int set_fragment(Builder *b, LookupUnit *u, const Entry *e) {
                 u->state = LOOKUP_UNIT_MASKED;
                 u->masked_by = strdup(e->path);
                 return u->masked_by ? 0 : -ENOMEM;
-        case ENTRY_SELF_LINK:
-                shown = e->target;
-                r = root_chase(b->root, e->target, 0, &source);
-                break;
         case ENTRY_LINKED:
                 shown = e->path;
                 r = root_chase(b->root, e->target, 0, &source);

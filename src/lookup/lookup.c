@@ -262,11 +262,13 @@ static int scan_symlink(Builder *b, size_t dir, int dfd, const char *name, const
         if (lookup_paths_contains(&b->set->paths, simplified)) {
                 dst = strrchr(simplified, '/') + 1;
                 if (streq(dst, name)) {
-                        /* The same name in another directory of the path:
-                         * systemd loads that file under its own path. */
-                        e->kind = ENTRY_SELF_LINK;
-                        e->target = TAKE_PTR(simplified);
-                        return add_entry(b, e);
+                        /* The same name elsewhere in the search path: systemd
+                         * ignores the link, so a later directory provides
+                         * the name (or none does). */
+                        entry_free(e);
+                        return builder_diag(b, DIAG_NOTE, "lookup.self-alias", path,
+                                            "Symlink to '%s', the same name in the search path; systemd ignores the link",
+                                            target);
                 }
                 problem = alias_problem(name, dst);
                 if (problem) {

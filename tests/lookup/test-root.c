@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Path resolution inside a root: nothing leads out of it. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lookup/root.h"
+#include "tests.h"
+
+static char tmpl[] = "/tmp/ug-test-root-XXXXXX";
+static const char *dir;
+
+static void mkfile(const char *rel, const char *text) {
+        char p[512];
+        FILE *f;
+
+        snprintf(p, sizeof(p), "%s/%s", dir, rel);
+        f = fopen(p, "w");
+        CHECK(f != NULL);
+        if (f) {
+                fputs(text, f);
+                fclose(f);
+        }
+}
+
+static void mk(const char *rel) {
+        char p[512];
+
+        snprintf(p, sizeof(p), "%s/%s", dir, rel);
+        CHECK(mkdir(p, 0755) == 0);
+}
+
+static void ln(const char *target, const char *rel) {
+        char p[512];
+
+        snprintf(p, sizeof(p), "%s/%s", dir, rel);
+        CHECK(symlink(target, p) == 0);
+}
+
+static void setup(void) {
+        dir = mkdtemp(tmpl);
+        CHECK(dir != NULL);
+        mk("usr");
+        mk("usr/lib");
+        mk("etc");
+        mkfile("usr/lib/x.conf", "inside\n");
+        ln("usr/lib", "lib");                    /* merged /usr */
+        ln("/etc", "usr/lib/abs-etc");           /* absolute: the root's /etc */
+        ln("../../../../../../etc/passwd", "usr/lib/climb");
+        ln("loop-b", "usr/lib/loop-a");
+        ln("loop-a", "usr/lib/loop-b");
+        ln("/usr/lib/x.conf", "etc/abs-file");
+        ln("/nonexistent/file", "etc/dangling");
+}
+
+static void chase_eq(const char *path, ChaseFlags flags, int want_r, const char *want) {
+        Root root;
+        char *got = NULL;
+        int r;
+
+        CHECK_INT_EQ(root_open(dir, &root), 0);
+        r = root_chase(&root, path, flags, &got);
+        CHECK_INT_EQ(r, want_r);
+        if (want)
+                CHECK_STR_EQ(got, want);
+        free(got);
+        root_done(&root);
+}
+
+TEST(symlinks_stay_inside) {
+        chase_eq("/lib/x.conf", 0, 0, "/usr/lib/x.conf");
+        chase_eq("/usr/lib/abs-etc", 0, 0, "/etc");
+        /* ".." stops at the root: the host's /etc/passwd is never reached. */
+        chase_eq("/usr/lib/climb", 0, -ENOENT, NULL);
+        chase_eq("/usr/lib/climb", CHASE_NONEXISTENT, 0, "/etc/passwd");
+        chase_eq("/../../usr/./lib//x.conf", 0, 0, "/usr/lib/x.conf");
+        chase_eq("/etc/abs-file", 0, 0, "/usr/lib/x.conf");
+        chase_eq("/etc/abs-file", CHASE_NOFOLLOW_LAST, 0, "/etc/abs-file");
+        chase_eq("/lib/abs-etc", CHASE_NOFOLLOW_LAST, 0, "/usr/lib/abs-etc");
+        chase_eq("/", 0, 0, "/");
+}
+
+TEST(loops_and_missing) {
+        chase_eq("/usr/lib/loop-a", 0, -ELOOP, NULL);
+        chase_eq("/etc/dangling", 0, -ENOENT, NULL);
+        chase_eq("/etc/dangling", CHASE_NONEXISTENT, 0, "/nonexistent/file");
+        chase_eq("/usr/lib/x.conf/below", 0, -ENOTDIR, NULL);
+}
+
+TEST(read_inside_only) {
+        Root root;
+        char *data = NULL, *p = NULL;
+        size_t size = 0;
+
+        CHECK_INT_EQ(root_open(dir, &root), 0);
+        CHECK_INT_EQ(root_chase(&root, "/etc/abs-file", 0, &p), 0);
+        CHECK_INT_EQ(root_read_file(&root, p, 1024, &data, &size), 0);
+        CHECK_STR_EQ(data, "inside\n");
+        free(data);
+        /* A resolved path is opened without following: a link is refused. */
+        CHECK_INT_EQ(root_read_file(&root, "/etc/abs-file", 1024, &data, &size), -ELOOP);
+        CHECK_INT_EQ(root_read_file(&root, "/usr/lib", 1024, &data, &size), -EISDIR);
+        free(p);
+        root_done(&root);
+}
+
+static void cleanup(void) {
+        char cmd[600];
+
+        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+        CHECK(system(cmd) == 0);
+}
+
+TEST(setup_fixture) {
+        setup();
+}
+
+TEST(cleanup_fixture) {
+        cleanup();
+}
+
+TESTS_MAIN(T(setup_fixture), T(symlinks_stay_inside), T(loops_and_missing), T(read_inside_only),
+           T(cleanup_fixture))
