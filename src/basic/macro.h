@@ -16,6 +16,7 @@
 #define _noreturn_ __attribute__((noreturn))
 
 #define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
+#define _fallthrough_ __attribute__((__fallthrough__))
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 

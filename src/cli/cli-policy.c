@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli-policy.h"
 
@@ -21,4 +23,26 @@ int cli_load_policy(const char *name_or_path, Policy **ret) {
         strbuf_done(&b);
         policy_error_done(&err);
         return r;
+}
+
+int cli_site_policy(const char *root_dir, char **ret) {
+        static const char *const paths[] = {
+                "/etc/unitguard/policy.yaml",
+                "/run/unitguard/policy.yaml",
+                "/usr/lib/unitguard/policy.yaml",
+        };
+
+        for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+                char *p = NULL;
+
+                if (asprintf(&p, "%s%s", root_dir && !streq(root_dir, "/") ? root_dir : "", paths[i]) < 0)
+                        return -ENOMEM;
+                if (access(p, F_OK) == 0) {
+                        *ret = p;
+                        return 0;
+                }
+                free(p);
+        }
+        *ret = NULL;
+        return 0;
 }

@@ -15,6 +15,7 @@ static void help(FILE *f) {
                 "\n"
                 "Commands:\n"
                 "  filter [FILE|DIR|-]...   read units, apply the policy, write what passes\n"
+                "  check [--root DIR] ...   judge units (a package tree as systemd sees it)\n"
                 "  policy check|show|list   validate, show and list policies\n"
                 "  hwdb query|compile|check read systemd's hardware database\n"
                 "  units [--root DIR]       list the units systemd would load from a root\n"
@@ -34,6 +35,7 @@ int main(int argc, char **argv) {
                 int (*run)(int argc, char **argv);
         } verbs[] = {
                 { "filter", verb_filter },
+                { "check", verb_unit_check },
                 { "policy", verb_policy },
                 { "hwdb", verb_hwdb },
                 { "units", verb_units },

@@ -6,11 +6,40 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli-options.h"
 #include "cli-policy.h"
 #include "exit-codes.h"
 #include "filter/filter.h"
+#include "lookup/lookup.h"
 #include "policy/policy-engine.h"
 #include "verbs.h"
+
+static void help_check(FILE *f) {
+        fprintf(f,
+                "Usage: unitguard check [OPTIONS...] [FILE|DIR|-]...\n"
+                "       unitguard check --root DIR [OPTIONS...]\n"
+                "\n"
+                "Judge unit files and report the findings; nothing is written. With --root,\n"
+                "the units are those systemd would load from DIR (search path, masks,\n"
+                "aliases, drop-ins from every directory), each judged with all its files.\n"
+                "\n"
+                "Options:\n"
+                "  -r --root=DIR         judge the unit set of DIR as systemd builds it\n"
+                "     --user             the user manager's unit set (with --root)\n"
+                "     --system           the system manager's unit set (default)\n"
+                "  -p --policy=FILE|NAME policy (default: the site policy, see unitguard(1),\n"
+                "                        else the built-in 'default')\n"
+                "  -t --target-version=N predict systemd version N\n"
+                "     --fail-on=LEVEL    exit 1 on findings of LEVEL or worse: error (default),\n"
+                "                        warning, note, never\n"
+                "  -v --verbose          also show notes\n"
+                "  -h --help             show this help\n"
+                "\n"
+                "Findings go to standard output as 'PATH:LINE: severity: message', then one\n"
+                "summary line.\n"
+                "\n"
+                EXIT_STATUS_HELP);
+}
 
 static void help(FILE *f) {
         fprintf(f,
@@ -26,6 +55,9 @@ static void help(FILE *f) {
                 "                        'unitguard policy list' shows the shipped ones)\n"
                 "  -t --target-version=N predict systemd version N instead of the policy's target\n"
                 "     --no-policy        parse and write only: reject just what systemd cannot read\n"
+                "  -r --root=DIR         the unit set of DIR as systemd builds it, framed\n"
+                "                        like 'systemctl cat' with paths inside DIR\n"
+                "     --user             the user manager's unit set (with --root)\n"
                 "  -n --name=NAME        name of the unit read from standard input\n"
                 "  -f --format=unit|json write unit text (default) or the parsed model\n"
                 "  -h --help             show this help\n"
@@ -35,16 +67,68 @@ static void help(FILE *f) {
                 EXIT_STATUS_HELP);
 }
 
-static int exit_status(const Filter *f) {
+typedef enum FailOn {
+        FAIL_ON_ERROR,
+        FAIL_ON_WARNING,
+        FAIL_ON_NOTE,
+        FAIL_ON_NEVER,
+} FailOn;
+
+static int exit_status(const Filter *f, FailOn fail_on) {
         if (f->n_input_errors > 0)
                 return EXIT_INPUT;
-        if (f->n_rejected > 0)
-                return EXIT_REJECTED;
+        switch (fail_on) {
+        case FAIL_ON_NOTE:
+                if (f->n_diags[DIAG_NOTE] > 0)
+                        return EXIT_REJECTED;
+                _fallthrough_;
+        case FAIL_ON_WARNING:
+                if (f->n_diags[DIAG_WARNING] > 0)
+                        return EXIT_REJECTED;
+                _fallthrough_;
+        case FAIL_ON_ERROR:
+                if (f->n_rejected > 0 || f->n_tree_errors > 0)
+                        return EXIT_REJECTED;
+                _fallthrough_;
+        case FAIL_ON_NEVER:
+                break;
+        }
         return EXIT_CLEAN;
 }
 
-int verb_filter(int argc, char **argv) {
+static int run_root(Filter *f, const char *dir, LookupScope scope, unsigned version) {
+        LookupSet set = {};
+        Root root = { .fd = -EBADF };
+        int r;
+
+        r = root_open(dir, &root);
+        if (r < 0) {
+                f->n_input_errors++;
+                return strbuf_printf(&f->err, "%s: error: cannot open root directory: %s (input.unreadable)\n", dir,
+                                     strerror(-r));
+        }
+        r = lookup_set_build(&root, scope, version, &set);
+        if (r >= 0)
+                r = filter_root(f, &root, &set, dir);
+        lookup_set_done(&set);
+        root_done(&root);
+        return r;
+}
+
+static int check_summary(const Filter *f) {
+        printf("%s: %u units, %u rejected, %u changed, %u masked, %u errors, %u warnings, %u notes\n",
+               program_invocation_short_name, f->n_units, f->n_rejected, f->n_changed, f->n_masked,
+               f->n_diags[DIAG_ERROR], f->n_diags[DIAG_WARNING], f->n_diags[DIAG_NOTE]);
+        return fflush(stdout) == 0 ? 0 : -errno;
+}
+
+static int pipeline(int argc, char **argv, bool check) {
         static const struct option options[] = {
+                { "root", required_argument, NULL, 'r' },
+                { "user", no_argument, NULL, 'U' },
+                { "system", no_argument, NULL, 'S' },
+                { "fail-on", required_argument, NULL, 'F' },
+                { "verbose", no_argument, NULL, 'v' },
                 { "name", required_argument, NULL, 'n' },
                 { "policy", required_argument, NULL, 'p' },
                 { "target-version", required_argument, NULL, 't' },
@@ -55,18 +139,51 @@ int verb_filter(int argc, char **argv) {
         };
         _cleanup_(filter_done) Filter f;
         _cleanup_(policy_freep) Policy *policy = NULL;
-        const char *policy_name = DEFAULT_POLICY_NAME;
-        bool use_policy = true;
+        const char *verb = check ? "check" : "filter";
+        const char *policy_name = NULL, *root_dir = NULL;
+        _cleanup_free_ char *site_policy = NULL;
+        LookupScope scope = LOOKUP_SYSTEM;
+        FailOn fail_on = FAIL_ON_ERROR;
+        bool use_policy = true, verbose = false;
         PolicyEngine engine = {};
         unsigned target = 0;
         bool framed;
         int c, r = 0;
 
-        filter_init(&f, STDOUT_FILENO, STDERR_FILENO);
+        /* check reports its findings on stdout and writes no units. */
+        filter_init(&f, STDOUT_FILENO, check ? STDOUT_FILENO : STDERR_FILENO);
         optind = 0;
         opterr = 0;
-        while ((c = getopt_long(argc, argv, "n:f:p:t:h", options, NULL)) >= 0)
+        while ((c = getopt_long(argc, argv, check ? "r:p:t:vh" : "r:n:f:p:t:vh", options, NULL)) >= 0)
                 switch (c) {
+                case 'r':
+                        root_dir = optarg;
+                        break;
+                case 'U':
+                        scope = LOOKUP_USER;
+                        break;
+                case 'S':
+                        scope = LOOKUP_SYSTEM;
+                        break;
+                case 'v':
+                        verbose = true;
+                        break;
+                case 'F':
+                        if (!check)
+                                return cli_bad_option(verb, argc, argv, 0);
+                        if (streq(optarg, "error"))
+                                fail_on = FAIL_ON_ERROR;
+                        else if (streq(optarg, "warning"))
+                                fail_on = FAIL_ON_WARNING;
+                        else if (streq(optarg, "note"))
+                                fail_on = FAIL_ON_NOTE;
+                        else if (streq(optarg, "never"))
+                                fail_on = FAIL_ON_NEVER;
+                        else {
+                                fprintf(stderr, "unitguard check: unknown level '%s' for --fail-on (error, warning, note, never)\n", optarg);
+                                return EXIT_USAGE;
+                        }
+                        break;
                 case 'n':
                         f.stdin_name = optarg;
                         break;
@@ -76,17 +193,10 @@ int verb_filter(int argc, char **argv) {
                 case 'P':
                         use_policy = false;
                         break;
-                case 't': {
-                        char *end;
-                        unsigned long v = strtoul(optarg, &end, 10);
-
-                        if (!*optarg || *end || v < 200 || v > 999) {
-                                fprintf(stderr, "unitguard filter: invalid systemd version '%s'\n", optarg);
+                case 't':
+                        if (cli_parse_version(verb, optarg, &target) < 0)
                                 return EXIT_USAGE;
-                        }
-                        target = (unsigned) v;
                         break;
-                }
                 case 'f':
                         if (streq(optarg, "unit"))
                                 f.format = OUTPUT_UNIT;
@@ -98,15 +208,35 @@ int verb_filter(int argc, char **argv) {
                         }
                         break;
                 case 'h':
-                        help(stdout);
-                        return EXIT_CLEAN;
-                default:
-                        if (optopt)
-                                fprintf(stderr, "unitguard filter: invalid option '-%c' or missing argument; see --help\n", optopt);
+                        if (check)
+                                help_check(stdout);
                         else
-                                fprintf(stderr, "unitguard filter: unknown option '%s'; see --help\n", argv[optind - 1]);
-                        return EXIT_USAGE;
+                                help(stdout);
+                        return cli_flush_stdout(verb);
+                default:
+                        return cli_bad_option(verb, argc, argv, optopt);
                 }
+
+        if (root_dir && optind < argc) {
+                fprintf(stderr, "unitguard %s: --root takes no FILE arguments\n", verb);
+                return EXIT_USAGE;
+        }
+        if (scope == LOOKUP_USER && !root_dir) {
+                fprintf(stderr, "unitguard %s: --user needs --root\n", verb);
+                return EXIT_USAGE;
+        }
+        if (check) {
+                f.format = OUTPUT_NONE;
+                f.show_notes = verbose || fail_on == FAIL_ON_NOTE;
+                if (!policy_name && use_policy) {
+                        r = cli_site_policy(root_dir, &site_policy);
+                        if (r < 0)
+                                return EXIT_INPUT;
+                        policy_name = site_policy;
+                }
+        }
+        if (!policy_name)
+                policy_name = DEFAULT_POLICY_NAME;
 
         if (use_policy) {
                 r = cli_load_policy(policy_name, &policy);
@@ -116,6 +246,7 @@ int verb_filter(int argc, char **argv) {
         if (policy) {
                 engine.policy = policy;
                 engine.version = target ? target : policy->target;
+                engine.user_scope = scope == LOOKUP_USER;
                 f.judge = policy_engine_judge;
                 f.judge_userdata = &engine;
         }
@@ -123,7 +254,9 @@ int verb_filter(int argc, char **argv) {
         /* One plain file comes out as it went in; several inputs are framed
          * like 'systemctl cat' so they can be told apart. */
         framed = argc - optind > 1;
-        if (optind >= argc)
+        if (root_dir)
+                r = run_root(&f, root_dir, scope, engine.version ? engine.version : target ? target : 252);
+        else if (optind >= argc)
                 r = filter_stream(&f, STDIN_FILENO, "<stdin>");
         for (int i = optind; r >= 0 && i < argc; i++) {
                 if (streq(argv[i], "-"))
@@ -135,9 +268,21 @@ int verb_filter(int argc, char **argv) {
                 r = filter_flush(&f);
         if (r < 0) {
                 filter_abort(&f);
-                fprintf(stderr, "unitguard filter: %s: %s\n",
+                fprintf(stderr, "unitguard %s: %s: %s\n", verb,
                         f.write_failed ? "cannot write output" : "internal error", strerror(-r));
                 return EXIT_INPUT;
         }
-        return exit_status(&f);
+        if (check && check_summary(&f) < 0) {
+                fprintf(stderr, "unitguard check: cannot write output: %s\n", strerror(errno));
+                return EXIT_INPUT;
+        }
+        return exit_status(&f, check ? fail_on : FAIL_ON_ERROR);
+}
+
+int verb_filter(int argc, char **argv) {
+        return pipeline(argc, argv, false);
+}
+
+int verb_unit_check(int argc, char **argv) {
+        return pipeline(argc, argv, true);
 }

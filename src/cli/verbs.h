@@ -7,3 +7,4 @@ int verb_filter(int argc, char **argv);
 int verb_policy(int argc, char **argv);
 int verb_hwdb(int argc, char **argv);
 int verb_units(int argc, char **argv);
+int verb_unit_check(int argc, char **argv);

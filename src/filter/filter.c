@@ -12,7 +12,7 @@
 #define FLUSH_THRESHOLD 65536
 
 void filter_init(Filter *f, int out_fd, int err_fd) {
-        *f = (Filter) { .out_fd = out_fd, .err_fd = err_fd };
+        *f = (Filter) { .out_fd = out_fd, .err_fd = err_fd, .show_notes = true };
 }
 
 void filter_done(Filter *f) {
@@ -60,10 +60,19 @@ void filter_abort(Filter *f) {
         (void) filter_flush(f);
 }
 
+int filter_count_diag(Filter *f, const Diag *d) {
+        if ((unsigned) d->severity < ELEMENTSOF(f->n_diags))
+                f->n_diags[d->severity]++;
+        return 0;
+}
+
 static int report_diags(Filter *f, const DiagList *l) {
         int r;
 
         for (size_t i = 0; i < l->n; i++) {
+                if (l->items[i].severity == DIAG_NOTE && !f->show_notes)
+                        continue;
+                (void) filter_count_diag(f, &l->items[i]);
                 r = diag_format_text(&l->items[i], &f->err);
                 if (r < 0)
                         return r;
@@ -203,15 +212,20 @@ int finish_group(Filter *f, UnitGroup *g) {
         if (r < 0)
                 return r;
         if (has_units && g->verdict == GROUP_REJECTED) {
-                r = strbuf_printf(&f->err, "%s: error: unit rejected, not written (unit.rejected)\n",
-                                  unit_group_display_path(g));
+                f->n_diags[DIAG_ERROR]++;
+                if (g->unreadable)
+                        r = strbuf_printf(&f->err, "%s: error: unit not written: a file of it could not be read (unit.incomplete)\n",
+                                          unit_group_display_path(g));
+                else
+                        r = strbuf_printf(&f->err, "%s: error: unit rejected, not written (unit.rejected)\n",
+                                          unit_group_display_path(g));
                 if (r < 0)
                         return r;
         }
 
         if (f->format == OUTPUT_JSON)
                 r = write_json(f, g);
-        else
+        else if (f->format == OUTPUT_UNIT)
                 r = write_units(f, g);
         if (r < 0)
                 return r;

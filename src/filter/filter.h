@@ -12,6 +12,7 @@
 typedef enum OutputFormat {
         OUTPUT_UNIT,           /* unit text, in the input's framing */
         OUTPUT_JSON,           /* one JSON object per file (JSON Lines) */
+        OUTPUT_NONE,           /* judge only (check): findings, no units */
 } OutputFormat;
 
 /* Decides about one unit: sets g->verdict, adds edits and diagnostics.
@@ -31,7 +32,12 @@ typedef struct Filter {
         size_t out_complete;           /* bytes of `out` that end a whole unit */
         bool wrote_any;                /* something was written to stdout */
 
+        bool show_notes;               /* notes are rendered (filter: yes; check: -v) */
+
         unsigned n_units, n_rejected, n_changed, n_input_errors;
+        unsigned n_masked;             /* --root: masked units, not judged */
+        unsigned n_tree_errors;        /* --root: alias loops and the like */
+        unsigned n_diags[3];           /* rendered findings by DiagSeverity */
 } Filter;
 
 void filter_init(Filter *f, int out_fd, int err_fd);
@@ -44,6 +50,13 @@ void filter_done(Filter *f);
 int filter_stream(Filter *f, int fd, const char *source);
 /* framed: write "# PATH" headers (several inputs) or not (a single file). */
 int filter_path(Filter *f, const char *path, bool framed);
+/* The unit set of a root (lookup/lookup.h), unit by unit. shown_root names
+ * the root in messages. */
+struct Root;
+struct LookupSet;
+int filter_root(Filter *f, const struct Root *root, const struct LookupSet *set, const char *shown_root);
+/* Counts a finding that is about to be rendered. */
+int filter_count_diag(Filter *f, const Diag *d);
 /* Flushes buffered output. */
 int filter_flush(Filter *f);
 /* After an internal error: drops the unit being written and any partial

@@ -42,6 +42,7 @@ typedef struct UnitGroup {
         GroupVerdict verdict;
         UnitPrediction systemd;
         size_t dropins_over;   /* drop-ins beyond UNIT_DROPINS_MAX, not kept */
+        bool unreadable;       /* a file of the unit could not be read: never written */
 } UnitGroup;
 
 int unit_group_new(const char *name, UnitGroup **ret);

@@ -396,6 +396,16 @@ static int report_identity(UnitRun *u) {
         const Identity *s = &u->sys;
         int r;
 
+        /* A user manager cannot change user: User= naming anyone but the
+         * manager's own user makes the start fail (status 217/USER). */
+        if (u->e->user_scope) {
+                if (s->user_named && s->user && *s->user)
+                        return report(u, DIAG_WARNING, EFFECT_NONE, "user-manager", NULL, NULL,
+                                      "User=%s in a user unit: the user manager runs units as its own user; for any other user the start fails",
+                                      s->user);
+                return 0;
+        }
+
         /* The finding that matters most: User= is named, yet systemd would
          * start the service as root. */
         if (s->user_named && runs_as_root(s)) {
@@ -488,8 +498,9 @@ static int record_prediction(UnitRun *u, bool semantic_refusal) {
                                                                    : "loaded",
                 .dynamic_user = u->sys.dynamic_user,
         };
-        /* A unit that does not load runs nothing. */
-        pr->runs_as_root = exec && streq(pr->load_state, "loaded") && runs_as_root(&u->sys);
+        /* A unit that does not load runs nothing; a user manager runs its
+         * units as its own user and cannot switch to another one. */
+        pr->runs_as_root = exec && !u->e->user_scope && streq(pr->load_state, "loaded") && runs_as_root(&u->sys);
         if (u->sys.user) {
                 pr->user = strdup(u->sys.user);
                 if (!pr->user)

@@ -12,6 +12,7 @@
 typedef struct PolicyEngine {
         const Policy *policy;
         unsigned version;      /* systemd version predicted (policy target or override) */
+        bool user_scope;       /* units of a user manager: they run as that user */
 } PolicyEngine;
 
 /* FilterJudge-compatible: userdata is a PolicyEngine. */

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* A root as filter input: the unit set systemd would load from it, each
+ * unit judged with every file that contributes to it. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "filter-internal.h"
+#include "lookup/lookup.h"
+
+/* Reads one file of the unit. A file that cannot be read is reported and
+ * keeps the whole unit from being written. */
+static int read_member(Filter *f, const Root *root, UnitGroup *g, const LookupFile *lf, bool dropin) {
+        _cleanup_free_ char *framing = NULL;
+        char *data = NULL;
+        size_t size;
+        int r;
+
+        if (lf->error) {
+                g->verdict = GROUP_REJECTED;
+                g->unreadable = true;
+                return input_error(f, lf->path, lf->error, "cannot resolve inside the root");
+        }
+        r = root_read_file(root, lf->source, UNIT_FILE_MAX, &data, &size);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                g->verdict = GROUP_REJECTED;
+                g->unreadable = true;
+                return input_error(f, lf->path, r, r == -EFBIG ? "file too large" : "cannot read");
+        }
+        if (asprintf(&framing, "\n# %s\n", lf->path) < 0) {
+                free(data);
+                return -ENOMEM;
+        }
+        return add_file(g, data, size, lf->path, dropin, TAKE_PTR(framing));
+}
+
+static int root_unit(Filter *f, const Root *root, const LookupUnit *u) {
+        _cleanup_(unit_group_freep) UnitGroup *g = NULL;
+        int r;
+
+        switch (u->state) {
+        case LOOKUP_UNIT_MASKED:
+                f->n_masked++;
+                if (!f->show_notes)
+                        return 0;
+                return strbuf_printf(&f->err, "%s: note: %s is masked; systemd does not load it, not judged (unit.masked)\n",
+                                     u->masked_by, u->id);
+        case LOOKUP_UNIT_BAD:
+                return 0;       /* reported with the tree's findings */
+        case LOOKUP_UNIT_LOADED:
+        case LOOKUP_UNIT_DROPINS_ONLY:
+                break;
+        }
+
+        r = unit_group_new(u->id, &g);
+        if (r < 0)
+                return r;
+        g->has_fragment = u->fragment.path != NULL;
+        if (g->has_fragment) {
+                r = read_member(f, root, g, &u->fragment, false);
+                if (r < 0)
+                        return r;
+        }
+        for (size_t i = 0; i < u->n_dropins; i++) {
+                /* A masked drop-in reads as empty: nothing to judge. */
+                if (!u->dropins[i].source && !u->dropins[i].error)
+                        continue;
+                r = read_member(f, root, g, &u->dropins[i], true);
+                if (r < 0)
+                        return r;
+        }
+        if (g->n_files == 0 && !g->unreadable)
+                return 0;
+        if (!g->has_fragment && f->show_notes) {
+                r = diag_add(&g->diags, DIAG_NOTE, EFFECT_NONE, "unit.dropins-only", unit_group_display_path(g), 0,
+                             NULL, NULL, "%s has no unit file under the root; its drop-ins are judged on their own",
+                             u->id);
+                if (r < 0)
+                        return r;
+        }
+        return finish_group(f, g);
+}
+
+int filter_root(Filter *f, const Root *root, const LookupSet *set, const char *shown_root) {
+        unsigned units = 0;
+        int r = 0;
+
+        for (size_t i = 0; r >= 0 && i < set->diags.n; i++) {
+                const Diag *d = &set->diags.items[i];
+
+                if (d->severity == DIAG_NOTE && !f->show_notes)
+                        continue;
+                if (d->severity == DIAG_ERROR) {
+                        if (streq(d->rule, "lookup.unreadable"))
+                                f->n_input_errors++;
+                        else
+                                f->n_tree_errors++;
+                }
+                r = filter_count_diag(f, d);
+                if (r >= 0)
+                        r = diag_format_text(d, &f->err);
+        }
+        for (size_t i = 0; r >= 0 && i < set->n_units; i++) {
+                if (set->units[i]->state != LOOKUP_UNIT_BAD)
+                        units++;
+                r = root_unit(f, root, set->units[i]);
+        }
+        if (r >= 0 && units == 0) {
+                f->n_input_errors++;
+                r = strbuf_printf(&f->err, "%s: error: no unit files found under the %s search path (input.no-units)\n",
+                                  shown_root, lookup_scope_to_string(set->paths.scope));
+        }
+        if (r < 0)
+                return r;
+        return filter_flush(f);
+}
