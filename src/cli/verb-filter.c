@@ -225,6 +225,7 @@ static int pipeline(int argc, char **argv, bool check) {
                 fprintf(stderr, "unitguard %s: --user needs --root\n", verb);
                 return EXIT_USAGE;
         }
+        f.verbose = verbose;
         if (check) {
                 f.format = OUTPUT_NONE;
                 f.show_notes = verbose || fail_on == FAIL_ON_NOTE;

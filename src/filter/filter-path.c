@@ -53,6 +53,7 @@ static int group_read_file(Filter *f, UnitGroup *g, const char *path, bool dropi
                 /* Nothing of a unit is half-passed: an unreadable drop-in
                  * rejects its unit. */
                 g->verdict = GROUP_REJECTED;
+                g->unreadable = true;
                 return input_error(f, path, r, r == -EFBIG ? "file too large" : "cannot read");
         }
         if (framed)
@@ -66,24 +67,83 @@ static int group_read_file(Filter *f, UnitGroup *g, const char *path, bool dropi
         return add_file(g, data, size, path, dropin, TAKE_PTR(framing));
 }
 
-/* Drop-ins of DIR/NAME.d/ in file-name order. */
-static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, bool framed) {
+/* Whether path, once its symlinks are resolved, lies inside the tree given
+ * on the command line (tree: its resolved path). */
+static int inside_tree(const char *tree, const char *path, char **ret_real) {
+        _cleanup_free_ char *real = realpath(path, NULL);
+        const char *rest;
+
+        if (!real)
+                return -errno;
+        rest = startswith(real, tree);
+        if (!streq(tree, "/") && (!rest || (*rest != '/' && *rest != '\0')))
+                return 0;
+        if (ret_real)
+                *ret_real = TAKE_PTR(real);
+        return 1;
+}
+
+/* A drop-in that cannot be read keeps its unit from being written. */
+static int dropin_failure(Filter *f, UnitGroup *g, const char *path, int error, const char *what) {
+        g->verdict = GROUP_REJECTED;
+        g->unreadable = true;
+        return input_error(f, path, error, what);
+}
+
+/* Drop-ins of DIR/NAME.d/ in file-name order. Symlinks (the directory
+ * itself or its files) are followed only when they stay inside the tree. */
+static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, bool framed, const char *tree) {
         struct dirent **list = NULL;
+        struct stat st;
         int n, r = 0;
+
+        if (lstat(dir, &st) < 0)
+                return errno == ENOENT ? 0 : dropin_failure(f, g, dir, -errno, "cannot read directory");
+        if (S_ISLNK(st.st_mode)) {
+                r = inside_tree(tree, dir, NULL);
+                if (r == -ENOMEM)
+                        return r;
+                if (r <= 0)
+                        return dropin_failure(f, g, dir, r < 0 ? r : 0,
+                                              "symlinked drop-in directory does not lead to a directory inside the tree; not read");
+        }
 
         n = scandir(dir, &list, NULL, name_compare);
         if (n < 0)
-                return errno == ENOENT ? 0 : input_error(f, dir, -errno, "cannot read directory");
+                return dropin_failure(f, g, dir, -errno, "cannot read directory");
 
         for (int i = 0; i < n; i++) {
-                _cleanup_free_ char *p = NULL;
-                struct stat st;
+                _cleanup_free_ char *p = NULL, *real = NULL;
+                const char *name = list[i]->d_name;
 
-                if (r >= 0 && list[i]->d_name[0] != '.' && endswith(list[i]->d_name, ".conf")) {
-                        if (asprintf(&p, "%s/%s", dir, list[i]->d_name) < 0)
+                if (r >= 0 && name[0] != '.') {
+                        if (asprintf(&p, "%s/%s", dir, name) < 0)
                                 r = -ENOMEM;
-                        else if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
+                        else if (!endswith(name, ".conf")) {
+                                f->n_not_units++;
+                                if (f->show_notes && f->verbose)
+                                        r = strbuf_printf(&f->err, "%s: note: not a drop-in (*.conf); not judged (input.not-a-unit)\n", p);
+                        } else if (lstat(p, &st) < 0)
+                                r = dropin_failure(f, g, p, -errno, "cannot read");
+                        else if (S_ISREG(st.st_mode))
                                 r = group_read_file(f, g, p, true, framed);
+                        else if (S_ISLNK(st.st_mode)) {
+                                char target[16];
+                                ssize_t k = readlink(p, target, sizeof(target) - 1);
+
+                                if (k == 9 && memcmp(target, "/dev/null", 9) == 0) {
+                                        if (f->show_notes)
+                                                r = strbuf_printf(&f->err, "%s: note: masked drop-in (symlink to /dev/null) (input.symlink)\n", p);
+                                } else if ((r = inside_tree(tree, p, &real)) == -ENOMEM)
+                                        ;
+                                else if (r <= 0)
+                                        r = dropin_failure(f, g, p, r < 0 ? r : 0,
+                                                           "symlinked drop-in does not lead to a file inside the tree; not read");
+                                else
+                                        r = group_read_file(f, g, p, true, framed);
+                        } else
+                                r = dropin_failure(f, g, p, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL,
+                                                   "drop-in is not a regular file");
                 }
                 free(list[i]);
         }
@@ -91,7 +151,7 @@ static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, bool fra
         return r;
 }
 
-static int process_unit(Filter *f, const char *dir, const char *name, bool framed) {
+static int process_unit(Filter *f, const char *dir, const char *name, bool framed, const char *tree) {
         _cleanup_(unit_group_freep) UnitGroup *g = NULL;
         _cleanup_free_ char *path = NULL, *dropins = NULL;
         int r;
@@ -104,25 +164,25 @@ static int process_unit(Filter *f, const char *dir, const char *name, bool frame
                 return -ENOMEM;
         r = group_read_file(f, g, path, false, framed);
         if (r >= 0)
-                r = group_read_dropins(f, g, dropins, framed);
+                r = group_read_dropins(f, g, dropins, framed, tree);
         if (r >= 0)
                 r = finish_group(f, g);
         return r;
 }
 
-static int process_orphan_dropins(Filter *f, const char *dir, const char *dname, bool framed) {
+static int process_orphan_dropins(Filter *f, const char *dir, const char *dname, bool framed, const char *tree) {
         _cleanup_(unit_group_freep) UnitGroup *g = NULL;
         _cleanup_free_ char *unit = NULL, *path = NULL;
         int r;
 
         unit = strndup(dname, strlen(dname) - 2);
-        if (!unit || asprintf(&path, "%s/%s", dir, dname) < 0)
+        if (!unit || asprintf(&path, "%s%s%s", dir, *dir ? "/" : "", dname) < 0)
                 return -ENOMEM;
         r = unit_group_new(unit, &g);
         if (r < 0)
                 return r;
-        r = group_read_dropins(f, g, path, framed);
-        if (r >= 0 && g->n_files > 0)
+        r = group_read_dropins(f, g, path, framed, tree);
+        if (r >= 0 && (g->n_files > 0 || g->unreadable))
                 r = finish_group(f, g);
         return r;
 }
@@ -141,7 +201,15 @@ static int note_symlink(Filter *f, const char *path) {
                              target);
 }
 
-static int walk_dir(Filter *f, const char *dir, unsigned depth) {
+/* NAME.d where NAME is a unit name or a unit type: a drop-in directory.
+ * Anything else ending in .d (dracut's modules.d) is an ordinary subtree. */
+static bool is_dropin_dir_name(const char *name) {
+        _cleanup_free_ char *stem = strndup(name, strlen(name) - 2);
+
+        return stem && (is_unit_file_name(stem) || unit_type_from_string(stem) >= 0);
+}
+
+static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree) {
         struct dirent **list = NULL;
         int n, r = 0;
 
@@ -171,9 +239,12 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth) {
                         r = note_symlink(f, p);
                         continue;
                 }
-                if (!S_ISREG(st.st_mode))
+                if (!S_ISREG(st.st_mode)) {
+                        f->n_not_units++;
+                        r = strbuf_printf(&f->err, "%s: warning: has a unit name but is not a regular file; skipped (input.not-a-file)\n", p);
                         continue;
-                r = process_unit(f, dir, name, true);
+                }
+                r = process_unit(f, dir, name, true, tree);
         }
 
         /* ...then drop-in directories without a unit here, then subtrees. */
@@ -188,9 +259,26 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth) {
                         r = -ENOMEM;
                         break;
                 }
-                if (lstat(p, &st) < 0 || !S_ISDIR(st.st_mode))
+                if (lstat(p, &st) < 0)
                         continue;
-                if (endswith(name, ".d")) {
+                /* A symlinked NAME.d is a drop-in directory too (followed
+                 * only inside the tree). */
+                if (S_ISLNK(st.st_mode) && endswith(name, ".d") && is_dropin_dir_name(name))
+                        st.st_mode = S_IFDIR;
+                if (!S_ISDIR(st.st_mode)) {
+                        /* Files that are not units: counted, listed with -v. */
+                        if (!is_unit_file_name(name) && !S_ISLNK(st.st_mode)) {
+                                f->n_not_units++;
+                                if (f->show_notes && f->verbose)
+                                        r = strbuf_printf(&f->err, "%s: note: not a unit file; not judged (input.not-a-unit)\n", p);
+                        } else if (!is_unit_file_name(name)) {
+                                f->n_not_units++;
+                                if (f->show_notes && f->verbose)
+                                        r = strbuf_printf(&f->err, "%s: note: symlink that is not a unit; not followed (input.symlink)\n", p);
+                        }
+                        continue;
+                }
+                if (endswith(name, ".d") && is_dropin_dir_name(name)) {
                         struct stat ust;
 
                         unit = strndup(name, strlen(name) - 2);
@@ -206,13 +294,13 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth) {
                         }
                         if (lstat(p, &ust) == 0 && S_ISREG(ust.st_mode) && is_unit_file_name(unit))
                                 continue; /* read with its unit */
-                        r = process_orphan_dropins(f, dir, name, true);
+                        r = process_orphan_dropins(f, dir, name, true, tree);
                         continue;
                 }
                 if (endswith(name, ".wants") || endswith(name, ".requires") ||
                     endswith(name, ".upholds"))
                         continue;
-                r = walk_dir(f, p, depth + 1);
+                r = walk_dir(f, p, depth + 1, tree);
         }
 
         for (int i = 0; i < n; i++)
@@ -232,7 +320,33 @@ int filter_path(Filter *f, const char *path, bool framed) {
                 return r < 0 ? r : filter_flush(f);
         }
         if (S_ISDIR(st.st_mode)) {
-                r = walk_dir(f, path, 0);
+                _cleanup_free_ char *tree = realpath(path, NULL);
+                _cleanup_free_ char *base = path_basename_dup(path);
+                unsigned units_before = f->n_units, not_units_before = f->n_not_units;
+
+                if (!tree || !base)
+                        return errno == ENOMEM || !base ? -ENOMEM : input_error(f, path, -errno, "cannot open");
+                /* NAME.d given directly: the drop-ins of NAME. */
+                if (endswith(base, ".d") && is_dropin_dir_name(base)) {
+                        _cleanup_free_ char *parent = strndup(path, strlen(path) - strlen(base));
+
+                        if (!parent)
+                                return -ENOMEM;
+                        /* "x.service.d/" names the same directory. */
+                        if (*parent && endswith(parent, "/"))
+                                parent[strlen(parent) - 1] = '\0';
+                        r = process_orphan_dropins(f, parent, base, framed, tree);
+                } else
+                        r = walk_dir(f, path, 0, tree);
+                if (r >= 0 && f->n_not_units > not_units_before && !f->verbose && f->show_notes)
+                        r = strbuf_printf(&f->err, "%s: note: %u %s, not judged; -v lists them (input.not-a-unit)\n",
+                                          path, f->n_not_units - not_units_before,
+                                          f->n_not_units - not_units_before == 1 ? "file is not a unit file or drop-in"
+                                                                                 : "files are not unit files or drop-ins");
+                if (r >= 0 && f->n_units == units_before) {
+                        f->n_input_errors++;
+                        r = strbuf_printf(&f->err, "%s: error: no unit files found under %s (input.no-units)\n", path, path);
+                }
                 return r < 0 ? r : filter_flush(f);
         }
 
@@ -248,7 +362,7 @@ int filter_path(Filter *f, const char *path, bool framed) {
                 return r;
         g->has_fragment = !dropin_of;
         r = group_read_file(f, g, path, dropin_of != NULL, framed);
-        if (r >= 0 && g->n_files > 0)
+        if (r >= 0 && (g->n_files > 0 || g->unreadable))
                 r = finish_group(f, g);
         return r < 0 ? r : filter_flush(f);
 }

@@ -82,6 +82,8 @@ static int report_diags(Filter *f, const DiagList *l) {
 
 int input_error(Filter *f, const char *path, int error, const char *what) {
         f->n_input_errors++;
+        if (error == 0)
+                return strbuf_printf(&f->err, "%s: error: %s (input.unreadable)\n", path, what);
         return strbuf_printf(&f->err, "%s: error: %s: %s (input.unreadable)\n", path, what,
                              strerror(-error));
 }

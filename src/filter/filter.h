@@ -33,9 +33,11 @@ typedef struct Filter {
         bool wrote_any;                /* something was written to stdout */
 
         bool show_notes;               /* notes are rendered (filter: yes; check: -v) */
+        bool verbose;                  /* -v: per-file notes (files that are not units) */
 
         unsigned n_units, n_rejected, n_changed, n_input_errors;
         unsigned n_masked;             /* --root: masked units, not judged */
+        unsigned n_not_units;          /* files in a tree that are not units or drop-ins */
         unsigned n_tree_errors;        /* --root: alias loops and the like */
         unsigned n_diags[3];           /* rendered findings by DiagSeverity */
 } Filter;
