@@ -19,6 +19,8 @@ typedef struct Entry {
         EntryKind kind;
         char *path;            /* the entry itself: "/etc/systemd/system/foo.service" */
         char *target;          /* ALIAS: unit name; LINKED: the simplified target path */
+        char *source;          /* FILE: resolved path (the directory's, plus the name) */
+        bool empty;            /* FILE: size 0, which masks the unit */
         size_t dir;
 } Entry;
 

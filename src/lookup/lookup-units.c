@@ -120,9 +120,15 @@ static int set_fragment(Builder *b, LookupUnit *u, const Entry *e) {
                 r = root_chase(b->root, e->target, 0, &source);
                 break;
         default:
-                shown = e->path;
-                r = root_chase(b->root, e->path, 0, &source);
-                break;
+                u->state = LOOKUP_UNIT_LOADED;
+                if (e->empty) {
+                        u->state = LOOKUP_UNIT_MASKED;
+                        u->masked_by = strdup(e->path);
+                        return u->masked_by ? 0 : -ENOMEM;
+                }
+                u->fragment.path = strdup(e->path);
+                u->fragment.source = strdup(e->source);
+                return u->fragment.path && u->fragment.source ? 0 : -ENOMEM;
         }
         if (r == -ENOMEM)
                 return r;
@@ -369,6 +375,11 @@ static int dropin_file(Builder *b, const DropinDir *d, const char *name, LookupF
         if (fstatat(b->root->fd, f->path + 1, &st, AT_SYMLINK_NOFOLLOW) < 0) {
                 f->error = -errno;
                 return 0;
+        }
+        /* The directory is resolved: a regular file is read where it is. */
+        if (S_ISREG(st.st_mode)) {
+                f->source = strdup(f->path);
+                return f->source ? 0 : -ENOMEM;
         }
         if (S_ISLNK(st.st_mode)) {
                 k = readlinkat(b->root->fd, f->path + 1, target, sizeof(target) - 1);

@@ -83,6 +83,7 @@ static void entry_free(Entry *e) {
         free(e->name);
         free(e->path);
         free(e->target);
+        free(e->source);
         free(e);
 }
 
@@ -439,6 +440,15 @@ static int scan_search_dir(Builder *b, size_t dir) {
                         e->kind = ENTRY_FILE;
                         e->dir = dir;
                         e->path = TAKE_PTR(path);
+                        e->empty = st.st_size == 0;
+                        /* The directory is resolved and the entry is a file:
+                         * no need to resolve the path again. */
+                        e->source = root_path_join(sd->resolved, name);
+                        if (!e->source) {
+                                entry_free(e);
+                                r = -ENOMEM;
+                                goto next;
+                        }
                         b->set->stats.unit_files++;
                         r = add_entry(b, e);
                         goto next;

@@ -186,11 +186,28 @@ def compare(root, ours, theirs):
     return problems
 
 
+def compare_root(exe, root):
+    """One given root (e.g. the shared corpus laid out by bench/corpus-root.py)."""
+    root = os.path.abspath(root)
+    ours = unitguard_units(exe, root)
+    names = [u['id'] for u in ours if u['state'] in ('loaded', 'masked') and not re.search(r'@\.', u['id'])]
+    theirs = {}
+    for i in range(0, len(names), 100):
+        theirs.update(systemd_view(root, names[i:i + 100]))
+    problems = compare(root, [u for u in ours if u['id'] in names], theirs)
+    for p in problems:
+        print('  ' + p)
+    print('%s: %d units compared, %d disagreements' % (root, len(names), len(problems)))
+    return 1 if problems else 0
+
+
 def main():
     if shutil.which('systemd-analyze') is None:
         print('systemd-analyze not installed')
         return 77
     exe = os.path.abspath(sys.argv[1])
+    if len(sys.argv) > 3 and sys.argv[2] == '--root':
+        return compare_root(exe, sys.argv[3])
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 40
     seed = int(os.environ.get('ORACLE_SEED', '1'))
     rnd = random.Random(seed)
