@@ -135,6 +135,10 @@ expect "check --bin on corrupt file" 3 "$ug" hwdb check --bin "$tmp/sig.bin"
 head -c 100000 /dev/urandom > "$tmp/junk.bin"
 expect "random junk as hwdb.bin" 3 "$ug" hwdb query --bin "$tmp/junk.bin" x
 expect "missing hwdb.bin" 3 "$ug" hwdb query --bin "$tmp/none.bin" x
+mkfifo "$tmp/fifo.bin"
+expect "FIFO as hwdb.bin: refused, not waited on" 3 timeout 20 "$ug" hwdb query --bin "$tmp/fifo.bin" x
+grep_err "not a regular file"
+expect "FIFO as hwdb.bin for check" 3 timeout 20 "$ug" hwdb check --bin "$tmp/fifo.bin"
 # Root offset past the end, with the size field intact.
 python3 - "$tmp/keep.bin" "$tmp/root-off.bin" <<'PY'
 import struct, sys
