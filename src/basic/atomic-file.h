@@ -60,7 +60,9 @@ enum {
  *             appeared, disappeared or became another file), or it does
  *             not match *expected
  *   other     from the system calls: -EACCES, -EROFS, -ENOSPC, -EDQUOT,
- *             -EIO, -ENOENT (no such directory), ...
+ *             -EIO, -ENOENT (no such directory), ...; with
+ *             ATOMIC_KEEP_ATTRS also when the old file cannot be opened
+ *             to read its attributes, or a required one cannot be set
  * Exception: once the rename is done the target holds the new content; if
  * fsync of the directory fails after that, its error is returned although
  * the file was replaced (the rename may not survive a crash). */

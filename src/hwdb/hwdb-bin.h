@@ -50,10 +50,12 @@ typedef struct HwdbNode {
  * (if given) names what is wrong. -EFBIG when it is too large.
  *
  * Why map, not read: a fresh process that reads systemd's 13 MB hwdb.bin
- * into memory pays a page fault for every page of the copy: about 58 ms
- * more per one-key `hwdb query` on the reference machine, 13 times the
- * whole query, against nothing measurable for the SIGBUS guard (see
- * bench/hwdb-bench.sh, part 5). */
+ * into memory pays a page fault for every page of the copy: a one-key
+ * `hwdb query` gets 11 to 13 times as slow on the reference machine (40 to
+ * 60 ms more CPU time), against nothing measurable for the SIGBUS guard
+ * (see bench/hwdb-bench.sh, part 5). Checking the whole trie at every open
+ * (hwdb_bin_verify()) would make it 4 to 5 times as slow: lookups check
+ * what they touch instead. */
 int hwdb_bin_open(const char *path, HwdbBin **ret, const char **ret_reason);
 /* The same, read into private memory: a snapshot nothing can change or
  * truncate under the reader. For whole-file work (verification), where
