@@ -13,6 +13,7 @@
 #include "hwdb/hwdb-bin.h"
 #include "hwdb/hwdb-db.h"
 #include "hwdb/hwdb-dirs.h"
+#include "hwdb/hwdb-guard.h"
 #include "hwdb/hwdb-lookup.h"
 #include "hwdb/hwdb-source.h"
 #include "hwdb/hwdb-write.h"
@@ -43,7 +44,8 @@ static void help(FILE *f) {
                 "\n"
                 "Exit status:\n"
                 "  0  success (check: no problems found)\n"
-                "  1  check found problems in the sources\n"
+                "  1  check: problems in the sources; compile: errors in the sources, nothing\n"
+                "     written; query: a key line was refused (its answer is left empty)\n"
                 "  2  usage error\n"
                 "  3  an input could not be read or is corrupt, or the output could not be written\n");
 }
@@ -190,80 +192,141 @@ static int print_answer(Out *o, const HwdbLookup *l, bool block) {
         return o->error;
 }
 
-static int query_one(Out *o, HwdbLookup *l, const HwdbBin *db, const char *what, const char *key,
-                     bool block) {
+typedef struct Query {
+        Out *o;
+        HwdbLookup *l;
+        const HwdbBin *db;
+        const char *key;
+        bool block;
+} Query;
+
+/* Runs under the SIGBUS guard: touches the mapping, holds nothing. */
+static int lookup_and_print(void *userdata) {
+        const Query *q = userdata;
         int r;
 
-        r = hwdb_lookup(l, db, key);
-        if (r < 0) {
-                fprintf(stderr, "unitguard hwdb: %s: %s while looking up '%s'\n", what,
-                        r == -ELOOP  ? "database is corrupt (cycle or runaway structure)"
-                        : r == -EBADMSG ? "database is corrupt (offset out of bounds)"
-                                        : strerror(-r),
-                        key);
+        r = hwdb_lookup(q->l, q->db, q->key);
+        if (r < 0)
                 return r;
-        }
-        return print_answer(o, l, block);
+        return print_answer(q->o, q->l, q->block);
 }
 
-/* Reads keys line by line from fd. Output is flushed before every read
- * that may block, so a caller talking to us through pipes gets each answer
- * without waiting for the buffer to fill. */
-static int query_stream(Out *o, HwdbLookup *l, const HwdbBin *db, const char *what, int fd) {
-        _cleanup_free_ char *buf = NULL;
-        size_t allocated = 1 << 16, start = 0, len = 0;
+static int query_one(Out *o, HwdbLookup *l, const HwdbBin *db, const char *what, const char *key,
+                     bool block) {
+        Query q = { o, l, db, key, block };
         int r;
 
-        buf = malloc(allocated);
-        if (!buf)
+        r = hwdb_guard_run(lookup_and_print, &q);
+        if (r < 0 && r != o->error)
+                fprintf(stderr, "%s: error: %s (key '%.200s%s')\n", what,
+                        r == -ELOOP     ? "database is corrupt (cycle or runaway structure)"
+                        : r == -EBADMSG ? "database is corrupt (offset out of bounds)"
+                        : r == -ESTALE  ? "the file was truncated while in use; replace hwdb.bin by "
+                                          "renaming a new file over it, never in place"
+                                        : strerror(-r),
+                        key, strlen(key) > 200 ? "..." : "");
+        return r;
+}
+
+/* Answers one line of --stdin: a refused line (too long, or with a NUL
+ * byte, which no key contains) gets an error naming it and an empty answer
+ * block, so answers stay in step with the input lines. */
+static int query_line(Out *o, HwdbLookup *l, const HwdbBin *db, const char *what, char *key, size_t len,
+                      unsigned long long line, bool too_long, bool has_nul, size_t *n_refused) {
+        if (too_long || has_nul) {
+                (void) out_flush(o);
+                if (too_long)
+                        fprintf(stderr, "<stdin>:%llu: error: key is longer than %u bytes; skipped\n", line,
+                                HWDB_KEY_MAX);
+                else
+                        fprintf(stderr, "<stdin>:%llu: error: key contains a NUL byte; skipped\n", line);
+                (*n_refused)++;
+                return out_write(o, "\n", 1);
+        }
+        key[len] = '\0';
+        return query_one(o, l, db, what, key, true);
+}
+
+/* Reads keys line by line from fd. Every byte is looked at once: the scan
+ * goes on where the last read ended, and a line longer than HWDB_KEY_MAX
+ * is not kept but dropped up to its line feed, so memory stays at the
+ * buffer and time linear whatever comes in. Output is flushed before every
+ * read that may block, so a caller talking to us through pipes gets each
+ * answer without waiting for the buffer to fill. */
+#define KEY_BUFFER_SIZE (1u << 16)
+static int query_stream(Out *o, HwdbLookup *l, const HwdbBin *db, const char *what, int fd,
+                        size_t *n_refused) {
+        _cleanup_free_ char *buf = NULL;
+        size_t start = 0, scan = 0, len = 0;    /* line at start, no LF in [start, scan) */
+        unsigned long long line = 1;
+        bool too_long = false, has_nul = false, eof = false;
+        int r;
+
+        /* A kept partial line is at most HWDB_KEY_MAX bytes: room is left
+         * for the next read and for a terminating NUL. */
+        buf = malloc(KEY_BUFFER_SIZE);
+        if (!buf) {
+                fprintf(stderr, "unitguard hwdb: out of memory\n");
                 return -ENOMEM;
+        }
 
         for (;;) {
-                char *nl;
-                ssize_t n;
+                while (scan < len) {
+                        char *nl = memchr(buf + scan, '\n', len - scan);
+                        size_t end = nl ? (size_t) (nl - buf) : len;
 
-                while ((nl = memchr(buf + start, '\n', len - start))) {
-                        *nl = '\0';
-                        r = query_one(o, l, db, what, buf + start, true);
+                        if (!too_long) {
+                                if (end - start > HWDB_KEY_MAX)
+                                        too_long = true;
+                                else if (!has_nul && memchr(buf + scan, '\0', end - scan))
+                                        has_nul = true;
+                        }
+                        scan = end;
+                        if (too_long)
+                                start = end;    /* nothing of it is kept */
+                        if (!nl)
+                                break;
+                        r = query_line(o, l, db, what, buf + start, end - start, line, too_long, has_nul,
+                                       n_refused);
                         if (r < 0)
                                 return r;
-                        start = (size_t) (nl - buf) + 1;
+                        start = scan = end + 1;
+                        line++;
+                        too_long = has_nul = false;
                 }
+                if (eof)
+                        break;
 
                 /* Keep the partial line, make room behind it. */
                 memmove(buf, buf + start, len - start);
                 len -= start;
+                scan -= start;
                 start = 0;
-                if (len + 1 >= allocated) {
-                        char *b = realloc(buf, allocated * 2);
-
-                        if (!b)
-                                return -ENOMEM;
-                        buf = b;
-                        allocated *= 2;
-                }
 
                 r = out_flush(o);
                 if (r < 0)
                         return r;
-                n = read(fd, buf + len, allocated - len - 1);
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        fprintf(stderr, "unitguard hwdb: cannot read standard input: %m\n");
-                        return -errno;
+                for (;;) {
+                        ssize_t n = read(fd, buf + len, KEY_BUFFER_SIZE - 1 - len);
+
+                        if (n >= 0) {
+                                len += (size_t) n;
+                                eof = n == 0;
+                                break;
+                        }
+                        if (errno != EINTR) {
+                                r = -errno;
+                                fprintf(stderr, "unitguard hwdb: cannot read standard input: %s\n",
+                                        strerror(-r));
+                                return r;
+                        }
                 }
-                if (n == 0)
-                        break;
-                len += (size_t) n;
         }
 
-        if (len > 0) {
-                buf[len] = '\0';
-                r = query_one(o, l, db, what, buf, true);
-                if (r < 0)
-                        return r;
-        }
+        /* A last line without a line feed is a key too. */
+        if (len > start || too_long)
+                return query_line(o, l, db, what, buf + start, len - start, line, too_long, has_nul,
+                                  n_refused);
         return 0;
 }
 
@@ -319,6 +382,8 @@ static int verb_query(int argc, char **argv) {
         _cleanup_(hwdb_lookup_done) HwdbLookup l = {};
         _cleanup_free_ char *what = NULL;
         _cleanup_free_ Out *o = NULL;
+        _cleanup_(hwdb_guard_uninstall) HwdbGuard guard = {};
+        size_t n_refused = 0;
         bool block;
         int r;
 
@@ -333,14 +398,29 @@ static int verb_query(int argc, char **argv) {
                 fprintf(stderr, "unitguard hwdb query: no MODALIAS given (or use --stdin); see --help\n");
                 return EXIT_USAGE;
         }
+        for (int i = optind; i < argc; i++)
+                if (strlen(argv[i]) > HWDB_KEY_MAX) {
+                        fprintf(stderr, "unitguard hwdb query: key %d is %zu bytes long; keys are at most %u bytes\n",
+                                i - optind + 1, strlen(argv[i]), HWDB_KEY_MAX);
+                        return EXIT_USAGE;
+                }
 
         r = open_database(&a, &db, &what);
         if (r < 0)
                 return EXIT_INPUT;
+        /* hwdb.bin is mapped: a truncation under us is an error, not a
+         * crash (hwdb-guard.h). */
+        r = hwdb_guard_install(&guard);
+        if (r < 0) {
+                fprintf(stderr, "unitguard hwdb: cannot install a SIGBUS handler: %s\n", strerror(-r));
+                return EXIT_INPUT;
+        }
 
         o = new0(Out, 1);
-        if (!o)
+        if (!o) {
+                fprintf(stderr, "unitguard hwdb: out of memory\n");
                 return EXIT_INPUT;
+        }
         o->fd = STDOUT_FILENO;
 
         /* One key prints exactly what systemd-hwdb prints; more are framed. */
@@ -351,12 +431,15 @@ static int verb_query(int argc, char **argv) {
                         return EXIT_INPUT;
         }
         if (a.use_stdin && !o->error) {
-                r = query_stream(o, &l, db, what, STDIN_FILENO);
+                r = query_stream(o, &l, db, what, STDIN_FILENO, &n_refused);
                 if (r < 0 && r != o->error)
                         return EXIT_INPUT;
         }
         (void) out_flush(o);
-        return output_status(o);
+        r = output_status(o);
+        if (r == EXIT_CLEAN && n_refused > 0)
+                return EXIT_REJECTED;
+        return r;
 }
 
 static int verb_compile(int argc, char **argv) {
@@ -386,12 +469,26 @@ static int verb_compile(int argc, char **argv) {
                         n_unreadable, a.output);
                 return EXIT_INPUT;
         }
+        /* An error (a line systemd-hwdb would stop reading the file at)
+         * means the database would lack records the sources have: refuse,
+         * as for an unreadable file. Warnings are lines systemd ignores as
+         * well; the database is the same as its own. */
+        if (diag_list_count(&diags, DIAG_ERROR) > 0) {
+                fprintf(stderr, "unitguard hwdb compile: %zu error(s) in the sources, %s not written\n",
+                        diag_list_count(&diags, DIAG_ERROR), a.output);
+                return EXIT_REJECTED;
+        }
         if (n_files == 0)
                 fprintf(stderr, "unitguard hwdb compile: no .hwdb files found, writing an empty database\n");
 
         r = hwdb_trie_write_file(t, a.output);
         if (r < 0) {
-                fprintf(stderr, "unitguard hwdb compile: cannot write '%s': %s\n", a.output, strerror(-r));
+                fprintf(stderr, "unitguard hwdb compile: %s: %s\n", a.output,
+                        r == -ELOOP    ? "is a symbolic link; refusing to replace it (name its target)"
+                        : r == -EISDIR ? "is a directory; refusing to replace it"
+                        : r == -EEXIST ? "is not a regular file; refusing to replace it"
+                        : r == -ESTALE ? "changed while the database was written; left as it is"
+                                       : strerror(-r));
                 return EXIT_INPUT;
         }
         return EXIT_CLEAN;
@@ -440,7 +537,9 @@ static int verb_check(int argc, char **argv) {
                 _cleanup_(hwdb_bin_freep) HwdbBin *db = NULL;
                 const char *reason = NULL;
 
-                r = hwdb_bin_open(a.bin, &db, &reason);
+                /* Read, not mapped: verification touches every byte
+                 * anyway, and a private copy cannot change under it. */
+                r = hwdb_bin_read(a.bin, &db, &reason);
                 if (r >= 0)
                         r = hwdb_bin_verify(db, &reason);
                 if (r < 0) {

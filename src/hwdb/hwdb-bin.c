@@ -64,6 +64,7 @@ static int bin_new(const void *data, size_t size, HwdbBin **ret, const char **re
                 return -ENOMEM;
         b->data = data;
         b->size = size;
+        b->nul_terminated = size > 0 && b->data[size - 1] == 0;
         r = check_header(b, ret_reason);
         if (r < 0)
                 return r;
@@ -86,52 +87,111 @@ int hwdb_bin_new_from_memory(void *data, size_t size, bool take_ownership, HwdbB
         return 0;
 }
 
-int hwdb_bin_open(const char *path, HwdbBin **ret, const char **ret_reason) {
+/* Opens path and checks what it is; returns the descriptor and its size. */
+static int open_regular(const char *path, uint64_t *ret_size, const char **ret_reason) {
         struct stat st;
+        int fd, r;
+
+        /* O_NONBLOCK: a FIFO must not block the open; it is refused below. */
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd < 0)
+                return -errno;
+        if (fstat(fd, &st) < 0)
+                r = -errno;
+        else if (!S_ISREG(st.st_mode))
+                r = S_ISDIR(st.st_mode) ? -EISDIR : fail(ret_reason, "not a regular file");
+        else if ((uint64_t) st.st_size < HWDB_HEADER_SIZE)
+                r = fail(ret_reason, "file is shorter than the hwdb.bin header");
+        else if ((uint64_t) st.st_size > HWDB_BIN_SIZE_MAX)
+                r = -EFBIG;
+        else {
+                *ret_size = (uint64_t) st.st_size;
+                return fd;
+        }
+        close(fd);
+        return r;
+}
+
+int hwdb_bin_open(const char *path, HwdbBin **ret, const char **ret_reason) {
+        uint64_t size;
+        size_t map_size;
         void *map;
         int fd, r;
 
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        fd = open_regular(path, &size, ret_reason);
         if (fd < 0)
-                return -errno;
-        if (fstat(fd, &st) < 0) {
-                r = -errno;
-                close(fd);
-                return r;
-        }
-        if (!S_ISREG(st.st_mode)) {
-                close(fd);
-                return S_ISDIR(st.st_mode) ? -EISDIR : fail(ret_reason, "not a regular file");
-        }
-        if ((uint64_t) st.st_size < HWDB_HEADER_SIZE) {
-                close(fd);
-                return fail(ret_reason, "file is shorter than the hwdb.bin header");
-        }
-        if ((uint64_t) st.st_size > SIZE_MAX) {
-                close(fd);
-                return -EFBIG;
-        }
+                return fd;
 
-        map = mmap(NULL, (size_t) st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+        /* One byte more than the file: the mapping then always reaches past
+         * its end, into the zeroed rest of the last page or into a page
+         * beyond the end of the file. A string whose NUL is overwritten in
+         * place thus ends there or faults (SIGBUS, see hwdb-guard.h); it
+         * never runs into whatever memory follows the mapping. */
+        map_size = (size_t) size + 1;
+        map = mmap(NULL, map_size, PROT_READ, MAP_SHARED, fd, 0);
         r = map == MAP_FAILED ? -errno : 0;
         close(fd);
         if (r < 0)
                 return r;
 
-        r = bin_new(map, (size_t) st.st_size, ret, ret_reason);
+        r = bin_new(map, (size_t) size, ret, ret_reason);
         if (r < 0) {
-                munmap(map, (size_t) st.st_size);
+                munmap(map, map_size);
                 return r;
         }
-        (*ret)->mapped = true;
+        (*ret)->map_size = map_size;
         return 0;
+}
+
+/* Reads the whole of fd into a fresh buffer. The size is what read()
+ * delivered, not what fstat() said: a file that shrinks or grows meanwhile
+ * then fails the header's size check instead of being half read. */
+static int read_all(int fd, uint64_t expected, void **ret, size_t *ret_size) {
+        _cleanup_free_ uint8_t *buf = NULL;
+        size_t size = (size_t) expected, len = 0;
+
+        buf = malloc(size + 1);
+        if (!buf)
+                return -ENOMEM;
+        /* One byte more than expected shows whether the file grew. */
+        while (len < size + 1) {
+                ssize_t n = read(fd, buf + len, size + 1 - len);
+
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return -errno;
+                }
+                if (n == 0)
+                        break;
+                len += (size_t) n;
+        }
+        *ret = TAKE_PTR(buf);
+        *ret_size = len;
+        return 0;
+}
+
+int hwdb_bin_read(const char *path, HwdbBin **ret, const char **ret_reason) {
+        uint64_t size;
+        void *data = NULL;
+        size_t len = 0;
+        int fd, r;
+
+        fd = open_regular(path, &size, ret_reason);
+        if (fd < 0)
+                return fd;
+        r = read_all(fd, size, &data, &len);
+        close(fd);
+        if (r < 0)
+                return r;
+        return hwdb_bin_new_from_memory(data, len, true, ret, ret_reason);
 }
 
 HwdbBin *hwdb_bin_free(HwdbBin *b) {
         if (!b)
                 return NULL;
-        if (b->mapped)
-                munmap((void *) b->data, b->size);
+        if (b->map_size > 0)
+                munmap((void *) b->data, b->map_size);
         free(b->owned);
         free(b);
         return NULL;
@@ -143,7 +203,7 @@ int hwdb_bin_string(const HwdbBin *b, uint64_t off, const char **ret) {
         if (off >= b->size)
                 return -EBADMSG;
         p = b->data + off;
-        if (!memchr(p, 0, b->size - (size_t) off))
+        if (!b->nul_terminated && !memchr(p, 0, b->size - (size_t) off))
                 return -EBADMSG;
         *ret = (const char *) p;
         return 0;
@@ -258,6 +318,9 @@ int hwdb_bin_verify(const HwdbBin *b, const char **ret_reason) {
                         uint64_t child;
 
                         hwdb_bin_child(b, &n, i, &c, &child);
+                        if (child >= off)
+                                return fail(ret_reason, "child entry points at or above its parent "
+                                                        "(a cycle; writers store children first)");
                         if ((int) c <= last)
                                 return fail(ret_reason, "child entries not sorted or duplicated");
                         if (c == 0)

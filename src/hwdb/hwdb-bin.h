@@ -7,15 +7,25 @@
 
 #include "basic/macro.h"
 
-/* A read-only view of a compiled hwdb.bin: either an mmap'ed file or a
- * buffer in memory (what text sources compile to). Opening checks only the
- * header; every node, array and string is bounds-checked when a lookup
- * touches it, so a corrupt file yields -EBADMSG and never a stray read. */
+/* A read-only view of a compiled hwdb.bin: a mapped file, a file read into
+ * memory, or a buffer (what text sources compile to). Opening checks only
+ * the header; every node, array and string is bounds-checked when a lookup
+ * touches it, and every child edge must lead to a lower offset (writers
+ * store children before their parent), so a corrupt file yields -EBADMSG
+ * or -ELOOP and never a stray read or an endless walk.
+ *
+ * A mapped file that is truncated while in use raises SIGBUS on the next
+ * access to a page past its new end; callers of lookups on a mapped file
+ * run them under hwdb_guard_run() (hwdb-guard.h), which turns that into an
+ * error. Mapping rather than reading is a measured choice: see
+ * hwdb_bin_open(). */
 typedef struct HwdbBin {
         const uint8_t *data;
         size_t size;
         void *owned;            /* malloc'ed buffer to free, or NULL */
-        bool mapped;            /* data is an mmap to undo */
+        size_t map_size;        /* length of the mapping to undo, or 0 */
+        bool nul_terminated;    /* last byte is NUL: every string offset
+                                 * inside the file ends inside it */
         uint64_t node_size;
         uint64_t child_size;
         uint64_t value_size;
@@ -32,11 +42,27 @@ typedef struct HwdbNode {
         unsigned n_children;
 } HwdbNode;
 
-/* Opens and maps path. -EBADMSG when the file is not a usable hwdb.bin; then
- * *ret_reason (if given) names what is wrong. */
+/* Largest hwdb.bin opened (systemd's own is about 13 MB). */
+#define HWDB_BIN_SIZE_MAX (UINT64_C(1) << 30)
+
+/* Maps path (a regular file, at most HWDB_BIN_SIZE_MAX bytes), as systemd
+ * does. -EBADMSG when the file is not a usable hwdb.bin; then *ret_reason
+ * (if given) names what is wrong. -EFBIG when it is too large.
+ *
+ * Why map, not read: a fresh process that reads systemd's 13 MB hwdb.bin
+ * into memory pays a page fault for every page of the copy: a one-key
+ * `hwdb query` gets 11 to 13 times as slow on the reference machine (40 to
+ * 60 ms more CPU time), against nothing measurable for the SIGBUS guard
+ * (see bench/hwdb-bench.sh, part 5). Checking the whole trie at every open
+ * (hwdb_bin_verify()) would make it 4 to 5 times as slow: lookups check
+ * what they touch instead. */
 int hwdb_bin_open(const char *path, HwdbBin **ret, const char **ret_reason);
-/* Wraps size bytes at data. With take_ownership the buffer is free()d by
- * hwdb_bin_free() (also when this fails). */
+/* The same, read into private memory: a snapshot nothing can change or
+ * truncate under the reader. For whole-file work (verification), where
+ * every page is touched anyway. */
+int hwdb_bin_read(const char *path, HwdbBin **ret, const char **ret_reason);
+/* Wraps size bytes at data. With take_ownership the buffer is free()d by hwdb_bin_free() (also when
+ * this fails). */
 int hwdb_bin_new_from_memory(void *data, size_t size, bool take_ownership, HwdbBin **ret,
                              const char **ret_reason);
 HwdbBin *hwdb_bin_free(HwdbBin *b);
@@ -55,7 +81,8 @@ int hwdb_bin_find_child(const HwdbBin *b, const HwdbNode *n, uint8_t c, uint64_t
 /* Raw pointer to the i-th value entry of a validated node (i < n_values). */
 const uint8_t *hwdb_bin_value_entry(const HwdbBin *b, const HwdbNode *n, uint64_t i);
 
-/* Walks the whole trie once and checks every node, string and edge, and that
- * no node is reached twice (no cycles or shared subtrees). Returns the number
- * of nodes, or -EBADMSG with *ret_reason set. Linear in the file size. */
+/* Walks the whole trie once and checks every node, string and edge, that
+ * every edge leads to a lower offset and that no node is reached twice (no
+ * cycles or shared subtrees). Returns the number of nodes, or -EBADMSG with
+ * *ret_reason set. Linear in the file size. */
 int hwdb_bin_verify(const HwdbBin *b, const char **ret_reason);

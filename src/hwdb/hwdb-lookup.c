@@ -19,6 +19,7 @@
  * sets[0] holds the start set. */
 struct HwdbScanFrame {
         HwdbNode node;
+        uint64_t off;           /* where the node lies: its children lie below */
         unsigned next_child;
         uint8_t mode;           /* MATCH_* */
         uint8_t bracket;        /* BRACKET_* */
@@ -265,6 +266,7 @@ static int scan_enter(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, s
                 return r;
         f = &l->stack[l->n_stack++];
         f->node = n;
+        f->off = off;
         f->next_child = 0;
         f->mode = mode;
         f->bracket = bracket;
@@ -305,6 +307,8 @@ static int glob_scan(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, si
                         uint8_t c;
 
                         hwdb_bin_child(b, &f->node, f->next_child++, &c, &child);
+                        if (child >= f->off)
+                                return -ELOOP;
                         r = scan_enter(l, b, child, c, 0, f->mode, f->bracket);
                         if (r < 0)
                                 return r;
@@ -402,6 +406,10 @@ int hwdb_lookup(HwdbLookup *l, const HwdbBin *b, const char *key) {
                         uint8_t e;
 
                         hwdb_bin_child(b, &n, c, &e, &child);
+                        /* Writers store children before their parent: an
+                         * edge that does not lead down is a cycle. */
+                        if (child >= off)
+                                return -ELOOP;
                         if (e == '*' || e == '?' || e == '[') {
                                 if (n_globs < 3) {
                                         glob_c[n_globs] = e;

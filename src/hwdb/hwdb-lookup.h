@@ -17,6 +17,11 @@ typedef struct HwdbProperty {
         uint16_t priority;
 } HwdbProperty;
 
+/* The longest key the command line tool accepts: udev composes the keys it
+ * looks up in buffers of 16 KiB (UDEV_LINE_SIZE, NUL included), and a
+ * kernel modalias is far shorter. hwdb_lookup() itself takes any length. */
+#define HWDB_KEY_MAX 16383u
+
 typedef struct HwdbScanFrame HwdbScanFrame;
 typedef struct HwdbGlobKey HwdbGlobKey;
 
@@ -51,5 +56,6 @@ void hwdb_lookup_done(HwdbLookup *l);
  * subtrees with fnmatch(3), resolve keys set more than once by (file
  * priority, line), keep each key where it first appeared. Returns the number
  * of properties (in l->props), -EBADMSG for a corrupt database, -ELOOP when
- * the walk exceeds the limits a well-formed file can reach. */
+ * the walk takes an edge that does not lead to a lower offset (a cycle) or
+ * exceeds the limits a well-formed file can reach. */
 int hwdb_lookup(HwdbLookup *l, const HwdbBin *b, const char *key);

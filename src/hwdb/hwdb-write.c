@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "basic/alloc-util.h"
+#include "basic/atomic-file.h"
 #include "basic/fileio.h"
 #include "hwdb-format.h"
 #include "hwdb-write.h"
@@ -359,5 +360,5 @@ static int fill_file(void *userdata, int fd) {
 }
 
 int hwdb_trie_write_file(HwdbTrie *t, const char *path) {
-        return write_file_atomic_with(path, 0644, fill_file, t);
+        return atomic_file_replace_full(path, NULL, 0, 0644, fill_file, t);
 }

@@ -31,6 +31,9 @@ int hwdb_trie_write_full(HwdbTrie *t, const HwdbSink *sink, unsigned value_size)
 int hwdb_trie_write_memory(HwdbTrie *t, void **ret, size_t *ret_size);
 int hwdb_trie_write_memory_full(HwdbTrie *t, unsigned value_size, void **ret, size_t *ret_size);
 
-/* Writes path atomically (temporary file in the same directory, fsync,
- * rename); nothing is left behind on failure. */
+/* Writes path (mode 0644) with atomic_file_replace_full(): temporary file
+ * in the same directory, fsync, rename, fsync of the directory. Only a
+ * regular file or a free name is replaced (-ELOOP for a symlink, -EISDIR,
+ * -EEXIST for anything else); on failure path is untouched and nothing is
+ * left behind. */
 int hwdb_trie_write_file(HwdbTrie *t, const char *path);

@@ -97,6 +97,11 @@ def main():
         failures += scenario('policy check', [exe, 'policy', 'check', 'site.yaml'], shim, tmp)
         failures += scenario('hwdb compile', [exe, 'hwdb', 'compile', '--root', hwdb_root, '-o', 'out.bin'],
                              shim, tmp, output='out.bin')
+        subprocess.run([exe, 'hwdb', 'compile', '--root', hwdb_root, '-o', 'db.bin'], cwd=tmp, check=True)
+        failures += scenario('hwdb query --stdin (mapped, refused line)',
+                             [exe, 'hwdb', 'query', '--stdin', '--bin', 'db.bin'], shim, tmp,
+                             b'd:dup\nk:order\nnothing\n' + b'x' * 20000 + b'\nd:dup')
+        failures += scenario('hwdb check --bin (read)', [exe, 'hwdb', 'check', '--bin', 'db.bin'], shim, tmp)
     finally:
         shutil.rmtree(tmp)
     sys.exit(1 if failures else 0)

@@ -32,7 +32,7 @@ same() {
         if cmp -s "$2" "$3"; then echo "ok   $1"; else echo "FAIL $1"; diff "$2" "$3" | head -10; fail=1; fi
 }
 grep_err() {
-        if grep -q -- "$1" "$tmp/err"; then echo "ok   stderr mentions '$1'"; else
+        if grep -a -q -- "$1" "$tmp/err"; then echo "ok   stderr mentions '$1'"; else
                 echo "FAIL stderr lacks '$1':"; head -3 "$tmp/err"; fail=1; fi
 }
 
@@ -76,6 +76,40 @@ if ! cat "$tmp/root/lib/udev/hwdb.d/10-base.hwdb" >/dev/null 2>&1; then
 fi
 chmod 644 "$tmp/root/lib/udev/hwdb.d/10-base.hwdb"
 
+# compile -o replaces only a regular file or a free name, never through or
+# over a symlink, a FIFO, a device node or a directory (issue 9, finding 4).
+sp="$tmp/special"
+mkdir -p "$sp/dir"
+printf 'keep\n' > "$sp/target"
+ln -s target "$sp/link"
+ln -s nowhere "$sp/dangling"
+mkfifo "$sp/fifo"
+expect "compile -o symlink is refused" 3 "$ug" hwdb compile --root "$tmp/root" -o "$sp/link"
+grep_err "symbolic link"
+expect "compile -o dangling symlink is refused" 3 "$ug" hwdb compile --root "$tmp/root" -o "$sp/dangling"
+if [ -L "$sp/link" ] && [ "$(readlink "$sp/link")" = target ] && [ "$(cat "$sp/target")" = keep ] &&
+   [ -L "$sp/dangling" ] && [ ! -e "$sp/nowhere" ]; then
+        echo "ok   symlinks and their targets untouched"
+else
+        echo "FAIL a symlink or its target was changed"; ls -l "$sp"; fail=1
+fi
+expect "compile -o FIFO is refused" 3 "$ug" hwdb compile --root "$tmp/root" -o "$sp/fifo"
+grep_err "not a regular file"
+[ -p "$sp/fifo" ] && echo "ok   FIFO untouched" || { echo "FAIL FIFO replaced"; fail=1; }
+expect "compile -o directory is refused" 3 "$ug" hwdb compile --root "$tmp/root" -o "$sp/dir"
+[ -d "$sp/dir" ] && echo "ok   directory untouched" || { echo "FAIL directory replaced"; fail=1; }
+# A device node of our own (as root); never one in /dev.
+if mknod "$sp/null" c 1 3 2>/dev/null; then
+        expect "compile -o device node is refused" 3 "$ug" hwdb compile --root "$tmp/root" -o "$sp/null"
+        [ -c "$sp/null" ] && echo "ok   device node untouched" || { echo "FAIL device node replaced"; fail=1; }
+        rm -f "$sp/null"
+else
+        echo "skip compile -o device node: mknod not permitted"
+fi
+left=$(ls -A "$sp" | tr '\n' ' ')
+[ "$left" = "dangling dir fifo link target " ] && echo "ok   no temporary files left" ||
+        { echo "FAIL entries after refused compiles: $left"; fail=1; }
+
 # Default search: a hwdb.bin below --root wins over the sources.
 mkdir -p "$tmp/root/etc/udev"
 printf 'only:bin\n FROM=bin\n' > "$tmp/bin-src.hwdb"
@@ -101,6 +135,10 @@ expect "check --bin on corrupt file" 3 "$ug" hwdb check --bin "$tmp/sig.bin"
 head -c 100000 /dev/urandom > "$tmp/junk.bin"
 expect "random junk as hwdb.bin" 3 "$ug" hwdb query --bin "$tmp/junk.bin" x
 expect "missing hwdb.bin" 3 "$ug" hwdb query --bin "$tmp/none.bin" x
+mkfifo "$tmp/fifo.bin"
+expect "FIFO as hwdb.bin: refused, not waited on" 3 timeout 20 "$ug" hwdb query --bin "$tmp/fifo.bin" x
+grep_err "not a regular file"
+expect "FIFO as hwdb.bin for check" 3 timeout 20 "$ug" hwdb check --bin "$tmp/fifo.bin"
 # Root offset past the end, with the size field intact.
 python3 - "$tmp/keep.bin" "$tmp/root-off.bin" <<'PY'
 import struct, sys
@@ -134,6 +172,14 @@ same "records before an overlong line survive" "$tmp/want" "$tmp/out"
 expect "check junk sources" 1 "$ug" hwdb check --root "$tmp/junkroot"
 grep_err "hwdb.line-too-long"
 
+# A source error that drops records (a line of 1 MiB ends its file in
+# systemd) fails compile with exit 1; the old database stays.
+cp "$tmp/keep.bin" "$sp/hwdb.bin"
+expect "compile with a 1 MiB source line fails" 1 "$ug" hwdb compile --root "$tmp/junkroot" -o "$sp/hwdb.bin"
+grep_err "20-long.hwdb:5: error: Line is 1048576 bytes or longer"
+grep_err "not written"
+same "failed compile keeps the old database" "$tmp/keep.bin" "$sp/hwdb.bin"
+
 # A glob tail over 2 KB (systemd-hwdb crashes on it): right answer here.
 long=$(python3 -c 'print("a" * 3000)')
 mkdir -p "$tmp/longroot/lib/udev/hwdb.d"
@@ -143,6 +189,83 @@ printf 'K=long-glob\n' > "$tmp/want"
 same "long glob tail answer" "$tmp/want" "$tmp/out"
 expect "long glob tail, other key" 0 "$ug" hwdb query --root "$tmp/longroot" "g:x${long%a}by"
 [ -s "$tmp/out" ] && { echo "FAIL long glob matched a key it must not match"; fail=1; }
+
+# --stdin key lines are capped at 16383 bytes (udev's 16 KiB line buffer);
+# a longer line, or one with a NUL byte, gets one error naming it and an
+# empty answer; the other keys are answered and the exit status is 1.
+python3 -c 'import sys; sys.stdout.buffer.write(b"d:dup\n" + b"k" * 16383 + b"\n" + b"x" * (32 << 20) +
+        b"\nnothing\nd:dup\na\0b\nd:dup")' > "$tmp/longkeys"
+expect "over-long key lines are refused one by one" 1 \
+        sh -c '"$1" hwdb query --stdin --root "$2" < "$3"' sh "$ug" "$tmp/root" "$tmp/longkeys"
+printf 'K=second\n\n\n\n\nK=second\n\n\nK=second\n\n' > "$tmp/want"
+same "answers stay in step with the input lines" "$tmp/want" "$tmp/out"
+grep_err "^<stdin>:3: error: key is longer than 16383 bytes"
+grep_err "^<stdin>:6: error: key contains a NUL byte"
+[ "$(wc -l < "$tmp/err")" -eq 2 ] && echo "ok   one error per refused line" ||
+        { echo "FAIL stderr:"; head -c 300 "$tmp/err"; fail=1; }
+{ printf 'd:dup\n'; python3 -c 'print("y" * 20000, end="")'; } > "$tmp/longlast"
+expect "over-long last line without a line feed" 1 \
+        sh -c '"$1" hwdb query --stdin --root "$2" < "$3"' sh "$ug" "$tmp/root" "$tmp/longlast"
+grep_err "^<stdin>:2: error: key is longer"
+printf 'K=second\n\n\n' > "$tmp/want"
+same "answers before an over-long last line" "$tmp/want" "$tmp/out"
+expect "over-long key argument" 2 "$ug" hwdb query --root "$tmp/root" "$(python3 -c 'print("k" * 16384)')"
+expect "longest key argument" 0 "$ug" hwdb query --root "$tmp/root" "$(python3 -c 'print("k" * 16383)')"
+
+# hwdb.bin truncated in place while `query --stdin` holds it mapped: the
+# next lookup is a clean error (exit 3), never death by SIGBUS (issue 9,
+# finding 5).
+"$ug" hwdb compile --root "$top/hwdb/classes" -o "$tmp/shrinking.bin"
+key=$(sed -n 1p "$top/hwdb/classes/keys")
+python3 - "$ug" "$tmp/shrinking.bin" "$key" <<'PY'
+import os, subprocess, sys
+ug, path, key = sys.argv[1], sys.argv[2], sys.argv[3].encode()
+p = subprocess.Popen([ug, "hwdb", "query", "--stdin", "--bin", path], stdin=subprocess.PIPE,
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+p.stdin.write(key + b"\n")
+p.stdin.flush()
+first = b""
+while not first.endswith(b"\n\n") and first != b"\n":
+    line = p.stdout.readline()
+    if not line:
+        break
+    first += line
+os.truncate(path, 0)                    # the process holds the file now
+p.stdin.write(key + b"\n" + key + b"\n")
+p.stdin.close()
+rest, err = p.stdout.read(), p.stderr.read()
+p.wait()
+if (p.returncode == 3 and len(first) > 1 and rest == b"" and err.count(b"\n") == 1
+        and b": error: the file was truncated while in use" in err):
+    print("ok   hwdb.bin truncated while queried: one clear error, exit 3")
+else:
+    print("FAIL hwdb.bin truncated while queried: exit %d, first %r, rest %r, stderr %r"
+          % (p.returncode, first[:80], rest[:80], err[:300]))
+    sys.exit(1)
+PY
+[ $? = 0 ] || fail=1
+
+# A cycle in hwdb.bin: a key whose walk takes the bad edge fails like
+# check does, instead of answering from the wrong subtree (finding 14).
+python3 - "$tmp/keep.bin" "$tmp/cyclic.bin" > "$tmp/cyclic.key" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+root = struct.unpack_from("<Q", d, 56)[0]
+prefix_off, = struct.unpack_from("<Q", d, root)
+prefix = d[prefix_off:d.index(b"\0", prefix_off)]
+edge = d[root + 24]                     # first child entry of the root
+struct.pack_into("<Q", d, root + 24 + 8, root)
+open(sys.argv[2], "wb").write(d)
+sys.stdout.write((prefix + bytes([edge]) + b"x").decode())
+PY
+ckey=$(cat "$tmp/cyclic.key")
+expect "query on a cyclic hwdb.bin fails" 3 "$ug" hwdb query --bin "$tmp/cyclic.bin" "$ckey"
+grep_err "corrupt"
+expect "query --stdin on a cyclic hwdb.bin fails" 3 \
+        sh -c 'printf "%s\n" "$3" | "$1" hwdb query --stdin --bin "$2"' sh "$ug" "$tmp/cyclic.bin" "$ckey"
+grep_err "corrupt"
+expect "check --bin on a cyclic hwdb.bin fails" 3 "$ug" hwdb check --bin "$tmp/cyclic.bin"
+grep_err "cycle"
 
 # Output to a closed pipe ends quietly.
 yes pci:v00008086d00001234 | head -n 200000 > "$tmp/many"

@@ -9,6 +9,7 @@
 
 #include "hwdb-test-util.h"
 #include "hwdb/hwdb-format.h"
+#include "hwdb/hwdb-guard.h"
 #include "tests.h"
 
 static const char source[] =
@@ -208,38 +209,162 @@ TEST(unterminated_string_at_end) {
         (void) exercise(c, image_size);
 }
 
+/* Node offsets of the valid image, root first, each with the literal key
+ * text that leads to it (the prefixes and edge bytes above it, its own
+ * prefix included). */
+typedef struct NodePath {
+        uint64_t off;
+        char text[128];
+} NodePath;
+
+static size_t collect_paths(const HwdbBin *b, NodePath *out, size_t max) {
+        size_t n = 0, i = 0;
+        HwdbNode node;
+
+        CHECK(hwdb_bin_node(b, b->root_off, &node) == 0);
+        out[n].off = b->root_off;
+        snprintf(out[n++].text, sizeof(out[0].text), "%s", node.prefix);
+        for (; i < n; i++) {
+                CHECK(hwdb_bin_node(b, out[i].off, &node) == 0);
+                for (unsigned c = 0; c < node.n_children && n < max; c++) {
+                        char text[2 * sizeof(out[0].text)];
+                        HwdbNode child;
+                        uint8_t e;
+                        int k;
+
+                        hwdb_bin_child(b, &node, c, &e, &out[n].off);
+                        CHECK(hwdb_bin_node(b, out[n].off, &child) == 0);
+                        k = snprintf(text, sizeof(text), "%s%c%s", out[i].text, e, child.prefix);
+                        if (k < 0 || (size_t) k >= sizeof(out[0].text))
+                                continue;       /* longer than this test needs */
+                        memcpy(out[n].text, text, (size_t) k + 1);
+                        n++;
+                }
+        }
+        return n;
+}
+
+static bool is_literal(const char *s) {
+        return !strpbrk(s, "*?[");
+}
+
 TEST(cycles) {
         _cleanup_(hwdb_bin_freep) HwdbBin *b = NULL;
-        uint64_t nodes[256];
+        NodePath nodes[256];
         size_t n;
-        int loops = 0;
+        int loops = 0, literal = 0;
 
         CHECK(hwdb_bin_new_from_memory(dup_bytes(image, image_size), image_size, true, &b, NULL) == 0);
-        n = collect_nodes(b, nodes, ELEMENTSOF(nodes));
+        n = collect_paths(b, nodes, ELEMENTSOF(nodes));
 
         /* Point every child entry, in turn, back at the root and at its own
-         * parent: the literal walk and the glob scan must both stop. */
+         * parent: verification refuses the file, the literal walk and the
+         * glob scan both stop, and a key whose walk takes the bad edge
+         * fails (it must not come back with an answer from the wrong
+         * subtree, or none). */
         for (size_t i = 0; i < n; i++) {
                 HwdbNode node;
 
-                CHECK(hwdb_bin_node(b, nodes[i], &node) == 0);
+                CHECK(hwdb_bin_node(b, nodes[i].off, &node) == 0);
                 for (unsigned c = 0; c < node.n_children; c++) {
-                        const uint64_t targets[] = { b->root_off, nodes[i] };
+                        const uint64_t targets[] = { b->root_off, nodes[i].off };
+                        uint64_t child;
+                        uint8_t e;
 
+                        hwdb_bin_child(b, &node, c, &e, &child);
                         for (size_t t = 0; t < 2; t++) {
                                 _cleanup_free_ uint8_t *cc = dup_bytes(image, image_size);
                                 _cleanup_(hwdb_bin_freep) HwdbBin *cb = NULL;
+                                _cleanup_(hwdb_lookup_done) HwdbLookup l = {};
                                 const char *reason = NULL;
+                                char key[160];
 
                                 patch64(cc, node.children_off + c * HWDB_CHILD_SIZE + HWDB_CHILD_OFF, targets[t]);
                                 CHECK(hwdb_bin_new_from_memory(dup_bytes(cc, image_size), image_size, true, &cb,
                                                                NULL) == 0);
                                 CHECK_INT_EQ(hwdb_bin_verify(cb, &reason), -EBADMSG);
+                                CHECK(reason && strstr(reason, "cycle"));
                                 loops += exercise(cc, image_size) > 0;
+
+                                snprintf(key, sizeof(key), "%s%cx", nodes[i].text, e);
+                                if (is_literal(key)) {
+                                        literal++;
+                                        CHECK_INT_EQ(hwdb_lookup(&l, cb, key), -ELOOP);
+                                }
                         }
                 }
         }
         CHECK(loops > 0);
+        CHECK(literal > 10);
+}
+
+/* Under the guard: the lookup state belongs to the caller (a jump out of
+ * the guarded function must not leave anything behind). */
+typedef struct Guarded {
+        HwdbLookup *l;
+        const HwdbBin *b;
+        const char *key;
+        char *out;
+} Guarded;
+
+static int guarded_answer(void *userdata) {
+        const Guarded *g = userdata;
+        size_t len = 0;
+        int r;
+
+        g->out[0] = '\0';
+        r = hwdb_lookup(g->l, g->b, g->key);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < g->l->n_props; i++)
+                len += (size_t) snprintf(g->out + len, 256 - MIN(len, 256), "%s=%s\n", g->l->props[i].key,
+                                         g->l->props[i].value);
+        return (int) g->l->n_props;
+}
+
+TEST(file_truncated_while_open) {
+        /* A mapped file truncated in place: the next lookup under the guard
+         * fails with -ESTALE instead of killing the process with SIGBUS. A
+         * file read into memory is not affected at all. */
+        char path[] = "/tmp/test-hwdb-bin-XXXXXX";
+        _cleanup_(hwdb_bin_freep) HwdbBin *mapped = NULL, *copy = NULL;
+        _cleanup_(hwdb_guard_uninstall) HwdbGuard guard = {};
+        _cleanup_(hwdb_lookup_done) HwdbLookup l = {};
+        char before[256], after[256];
+        Guarded g = { &l, NULL, "usb:v1234p5678d0001dc03", after };
+        int fd = mkstemp(path);
+
+        CHECK(fd >= 0);
+        CHECK(write(fd, image, image_size) == (ssize_t) image_size);
+        close(fd);
+        CHECK(hwdb_bin_open(path, &mapped, NULL) == 0);
+        CHECK(hwdb_bin_read(path, &copy, NULL) == 0);
+        CHECK(hwdb_guard_install(&guard) == 0);
+        g.b = mapped;
+
+        CHECK(answer(copy, g.key, before, sizeof(before)) == 3);
+        CHECK_INT_EQ(hwdb_guard_run(guarded_answer, &g), 3);
+        CHECK_STR_EQ(before, after);
+
+        CHECK(truncate(path, 0) == 0);
+        CHECK_INT_EQ(hwdb_guard_run(guarded_answer, &g), -ESTALE);
+        CHECK_INT_EQ(hwdb_guard_run(guarded_answer, &g), -ESTALE);     /* again: the guard re-arms */
+        CHECK(answer(copy, g.key, after, sizeof(after)) == 3);
+        CHECK_STR_EQ(before, after);
+
+        /* Grown back with other bytes: answers from whatever is there,
+         * bounds-checked, never a fault. */
+        fd = open(path, O_WRONLY | O_CLOEXEC);
+        CHECK(fd >= 0);
+        for (size_t i = 0; i < image_size; i++)
+                CHECK(write(fd, "\xff", 1) == 1);
+        close(fd);
+        {
+                int r = hwdb_guard_run(guarded_answer, &g);
+
+                CHECK(r >= 0 || r == -EBADMSG || r == -ELOOP);
+        }
+        unlink(path);
 }
 
 /* A hand-made file: a chain of nodes in which every node has a '*' and a
@@ -331,7 +456,7 @@ static void setup(void) {
 
 #define main tests_main
 TESTS_MAIN(T(valid), T(wrong_signature), T(truncated_everywhere), T(truncated_file), T(offsets_past_the_end),
-           T(unterminated_string_at_end), T(cycles), T(shared_subtrees_and_self_loops), T(random_damage))
+           T(unterminated_string_at_end), T(cycles), T(file_truncated_while_open), T(shared_subtrees_and_self_loops), T(random_damage))
 #undef main
 
 int main(int argc, char **argv) {
