@@ -15,6 +15,7 @@ static void diag_done(Diag *d) {
         free(d->section);
         free(d->key);
         free(d->message);
+        free(d->unit);
 }
 
 static int strdup_opt(const char *s, char **ret) {
@@ -62,6 +63,16 @@ int diag_addv(DiagList *l, DiagSeverity severity, SystemdEffect effect, const ch
 
         l->items[l->n++] = d;
         return 0;
+}
+
+int diag_list_copy(DiagList *l, const Diag *d, const char *unit) {
+        int r;
+
+        r = diag_add(l, d->severity, d->effect, d->rule, d->file, d->line, d->section, d->key, "%s", d->message);
+        if (r < 0)
+                return r;
+        r = strdup_opt(unit ? unit : d->unit, &l->items[l->n - 1].unit);
+        return r;
 }
 
 void diag_list_done(DiagList *l) {

@@ -35,6 +35,7 @@ typedef struct Diag {
         char *section;        /* NULL when not applicable */
         char *key;            /* NULL when not applicable */
         char *message;
+        char *unit;           /* the unit the finding belongs to, when known */
 } Diag;
 
 typedef struct DiagList {
@@ -50,6 +51,8 @@ int diag_addv(DiagList *l, DiagSeverity severity, SystemdEffect effect, const ch
               const char *file, unsigned line, const char *section, const char *key,
               const char *fmt, va_list ap) _printf_(9, 0);
 void diag_list_done(DiagList *l);
+/* Appends a copy of d, with unit (may be NULL) as its unit. */
+int diag_list_copy(DiagList *l, const Diag *d, const char *unit);
 size_t diag_list_count(const DiagList *l, DiagSeverity severity);
 
 const char *diag_severity_to_string(DiagSeverity s);

@@ -121,8 +121,9 @@ static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, bool fra
                                 r = -ENOMEM;
                         else if (!endswith(name, ".conf")) {
                                 f->n_not_units++;
-                                if (f->show_notes && f->verbose)
-                                        r = strbuf_printf(&f->err, "%s: note: not a drop-in (*.conf); not judged (input.not-a-unit)\n", p);
+                                if (f->verbose)
+                                        r = filter_report(f, DIAG_NOTE, "input.not-a-unit", p, NULL,
+                                                          "not a drop-in (*.conf); not judged");
                         } else if (lstat(p, &st) < 0)
                                 r = dropin_failure(f, g, p, -errno, "cannot read");
                         else if (S_ISREG(st.st_mode))
@@ -132,8 +133,8 @@ static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, bool fra
                                 ssize_t k = readlink(p, target, sizeof(target) - 1);
 
                                 if (k == 9 && memcmp(target, "/dev/null", 9) == 0) {
-                                        if (f->show_notes)
-                                                r = strbuf_printf(&f->err, "%s: note: masked drop-in (symlink to /dev/null) (input.symlink)\n", p);
+                                        r = filter_report(f, DIAG_NOTE, "input.symlink", p, g->name,
+                                                          "masked drop-in (symlink to /dev/null)");
                                 } else if ((r = inside_tree(tree, p, &real)) == -ENOMEM)
                                         ;
                                 else if (r <= 0)
@@ -195,9 +196,9 @@ static int note_symlink(Filter *f, const char *path) {
                 return input_error(f, path, -errno, "cannot read link");
         target[n] = '\0';
         if (streq(target, "/dev/null"))
-                return strbuf_printf(&f->err, "%s: note: masked (symlink to /dev/null); not copied (input.symlink)\n",
-                                     path);
-        return strbuf_printf(&f->err, "%s: note: alias of '%s' (symlink); not copied (input.symlink)\n", path,
+                return filter_report(f, DIAG_NOTE, "input.symlink", path, NULL,
+                                     "masked (symlink to /dev/null); not copied");
+        return filter_report(f, DIAG_NOTE, "input.symlink", path, NULL, "alias of '%s' (symlink); not copied",
                              target);
 }
 
@@ -241,7 +242,8 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
                 }
                 if (!S_ISREG(st.st_mode)) {
                         f->n_not_units++;
-                        r = strbuf_printf(&f->err, "%s: warning: has a unit name but is not a regular file; skipped (input.not-a-file)\n", p);
+                        r = filter_report(f, DIAG_WARNING, "input.not-a-file", p, NULL,
+                                          "has a unit name but is not a regular file; skipped");
                         continue;
                 }
                 r = process_unit(f, dir, name, true, tree);
@@ -269,12 +271,14 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
                         /* Files that are not units: counted, listed with -v. */
                         if (!is_unit_file_name(name) && !S_ISLNK(st.st_mode)) {
                                 f->n_not_units++;
-                                if (f->show_notes && f->verbose)
-                                        r = strbuf_printf(&f->err, "%s: note: not a unit file; not judged (input.not-a-unit)\n", p);
+                                if (f->verbose)
+                                        r = filter_report(f, DIAG_NOTE, "input.not-a-unit", p, NULL,
+                                                          "not a unit file; not judged");
                         } else if (!is_unit_file_name(name)) {
                                 f->n_not_units++;
-                                if (f->show_notes && f->verbose)
-                                        r = strbuf_printf(&f->err, "%s: note: symlink that is not a unit; not followed (input.symlink)\n", p);
+                                if (f->verbose)
+                                        r = filter_report(f, DIAG_NOTE, "input.symlink", p, NULL,
+                                                          "symlink that is not a unit; not followed");
                         }
                         continue;
                 }
@@ -338,14 +342,14 @@ int filter_path(Filter *f, const char *path, bool framed) {
                         r = process_orphan_dropins(f, parent, base, framed, tree);
                 } else
                         r = walk_dir(f, path, 0, tree);
-                if (r >= 0 && f->n_not_units > not_units_before && !f->verbose && f->show_notes)
-                        r = strbuf_printf(&f->err, "%s: note: %u %s, not judged; -v lists them (input.not-a-unit)\n",
-                                          path, f->n_not_units - not_units_before,
+                if (r >= 0 && f->n_not_units > not_units_before && !f->verbose)
+                        r = filter_report(f, DIAG_NOTE, "input.not-a-unit", path, NULL, "%u %s, not judged; -v lists them", f->n_not_units - not_units_before,
                                           f->n_not_units - not_units_before == 1 ? "file is not a unit file or drop-in"
                                                                                  : "files are not unit files or drop-ins");
                 if (r >= 0 && f->n_units == units_before) {
                         f->n_input_errors++;
-                        r = strbuf_printf(&f->err, "%s: error: no unit files found under %s (input.no-units)\n", path, path);
+                        r = filter_report(f, DIAG_ERROR, "input.no-units", path, NULL, "no unit files found under %s",
+                                          path);
                 }
                 return r < 0 ? r : filter_flush(f);
         }

@@ -44,10 +44,8 @@ static int root_unit(Filter *f, const Root *root, const LookupUnit *u) {
         switch (u->state) {
         case LOOKUP_UNIT_MASKED:
                 f->n_masked++;
-                if (!f->show_notes)
-                        return 0;
-                return strbuf_printf(&f->err, "%s: note: %s is masked; systemd does not load it, not judged (unit.masked)\n",
-                                     u->masked_by, u->id);
+                return filter_report(f, DIAG_NOTE, "unit.masked", u->masked_by, u->id,
+                                     "%s is masked; systemd does not load it, not judged", u->id);
         case LOOKUP_UNIT_BAD:
                 return 0;       /* reported with the tree's findings */
         case LOOKUP_UNIT_LOADED:
@@ -91,17 +89,13 @@ int filter_root(Filter *f, const Root *root, const LookupSet *set, const char *s
         for (size_t i = 0; r >= 0 && i < set->diags.n; i++) {
                 const Diag *d = &set->diags.items[i];
 
-                if (d->severity == DIAG_NOTE && !f->show_notes)
-                        continue;
                 if (d->severity == DIAG_ERROR) {
                         if (streq(d->rule, "lookup.unreadable"))
                                 f->n_input_errors++;
                         else
                                 f->n_tree_errors++;
                 }
-                r = filter_count_diag(f, d);
-                if (r >= 0)
-                        r = diag_format_text(d, &f->err);
+                r = filter_emit(f, d, NULL);
         }
         for (size_t i = 0; r >= 0 && i < set->n_units; i++) {
                 if (set->units[i]->state != LOOKUP_UNIT_BAD)
@@ -110,8 +104,9 @@ int filter_root(Filter *f, const Root *root, const LookupSet *set, const char *s
         }
         if (r >= 0 && units == 0) {
                 f->n_input_errors++;
-                r = strbuf_printf(&f->err, "%s: error: no unit files found under the %s search path (input.no-units)\n",
-                                  shown_root, lookup_scope_to_string(set->paths.scope));
+                r = filter_report(f, DIAG_ERROR, "input.no-units", shown_root, NULL,
+                                  "no unit files found under the %s search path",
+                                  lookup_scope_to_string(set->paths.scope));
         }
         if (r < 0)
                 return r;

@@ -18,6 +18,8 @@ void filter_init(Filter *f, int out_fd, int err_fd) {
 void filter_done(Filter *f) {
         strbuf_done(&f->out);
         strbuf_done(&f->err);
+        strbuf_done(&f->units_json);
+        diag_list_done(&f->findings);
 }
 
 static int flush_buf(Filter *f, StrBuf *b, int fd) {
@@ -60,20 +62,35 @@ void filter_abort(Filter *f) {
         (void) filter_flush(f);
 }
 
-int filter_count_diag(Filter *f, const Diag *d) {
+int filter_emit(Filter *f, const Diag *d, const char *unit) {
+        if (d->severity == DIAG_NOTE && !f->show_notes)
+                return 0;
         if ((unsigned) d->severity < ELEMENTSOF(f->n_diags))
                 f->n_diags[d->severity]++;
-        return 0;
+        if (f->collect)
+                return diag_list_copy(&f->findings, d, unit);
+        return diag_format_text(d, &f->err);
 }
 
-static int report_diags(Filter *f, const DiagList *l) {
+int filter_report(Filter *f, DiagSeverity severity, const char *rule, const char *path, const char *unit,
+                  const char *fmt, ...) {
+        _cleanup_(diag_list_done) DiagList tmp = {};
+        va_list ap;
+        int r;
+
+        if (severity == DIAG_NOTE && !f->show_notes)
+                return 0;
+        va_start(ap, fmt);
+        r = diag_addv(&tmp, severity, EFFECT_NONE, rule, path, 0, NULL, NULL, fmt, ap);
+        va_end(ap);
+        return r < 0 ? r : filter_emit(f, &tmp.items[0], unit);
+}
+
+static int report_diags(Filter *f, const DiagList *l, const char *unit) {
         int r;
 
         for (size_t i = 0; i < l->n; i++) {
-                if (l->items[i].severity == DIAG_NOTE && !f->show_notes)
-                        continue;
-                (void) filter_count_diag(f, &l->items[i]);
-                r = diag_format_text(&l->items[i], &f->err);
+                r = filter_emit(f, &l->items[i], unit);
                 if (r < 0)
                         return r;
         }
@@ -83,9 +100,8 @@ static int report_diags(Filter *f, const DiagList *l) {
 int input_error(Filter *f, const char *path, int error, const char *what) {
         f->n_input_errors++;
         if (error == 0)
-                return strbuf_printf(&f->err, "%s: error: %s (input.unreadable)\n", path, what);
-        return strbuf_printf(&f->err, "%s: error: %s: %s (input.unreadable)\n", path, what,
-                             strerror(-error));
+                return filter_report(f, DIAG_ERROR, "input.unreadable", path, NULL, "%s", what);
+        return filter_report(f, DIAG_ERROR, "input.unreadable", path, NULL, "%s: %s", what, strerror(-error));
 }
 
 /* Default judgement without a policy: a file systemd refuses rejects the
@@ -115,6 +131,40 @@ static int prediction_to_json(const UnitPrediction *p, StrBuf *out) {
         if (r >= 0)
                 r = strbuf_printf(out, ",\"dynamic_user\":%s,\"runs_as_root\":%s}",
                                   p->dynamic_user ? "true" : "false", p->runs_as_root ? "true" : "false");
+        return r < 0 ? r : 0;
+}
+
+/* check --format json: the unit as a record (its files, verdict, prediction). */
+static int unit_record_json(Filter *f, const UnitGroup *g) {
+        StrBuf *b = &f->units_json;
+        bool first = true;
+        int r;
+
+        r = b->len > 0 ? strbuf_append_char(b, ',') : 0;
+        if (r >= 0)
+                r = strbuf_append_str(b, "{\"id\":");
+        if (r >= 0)
+                r = g->name ? json_append_cstring(b, g->name) : strbuf_append_str(b, "null");
+        if (r >= 0)
+                r = strbuf_append_str(b, ",\"files\":[");
+        for (size_t i = 0; r >= 0 && i < g->n_files; i++) {
+                if (!g->files[i].file)
+                        continue;
+                if (!first)
+                        r = strbuf_append_char(b, ',');
+                first = false;
+                if (r >= 0)
+                        r = json_append_cstring(b, g->files[i].file->path);
+        }
+        if (r >= 0)
+                r = strbuf_printf(b, "],\"has_unit_file\":%s,\"verdict\":\"%s\",\"complete\":%s",
+                                  g->has_fragment ? "true" : "false", group_verdict_to_string(g->verdict),
+                                  g->unreadable ? "false" : "true");
+        if (r >= 0)
+                r = g->systemd.known ? prediction_to_json(&g->systemd, b)
+                                     : strbuf_append_str(b, ",\"systemd\":null");
+        if (r >= 0)
+                r = strbuf_append_char(b, '}');
         return r < 0 ? r : 0;
 }
 
@@ -206,25 +256,29 @@ int finish_group(Filter *f, UnitGroup *g) {
 
         for (size_t i = 0; i < g->n_files; i++)
                 if (g->files[i].file) {
-                        r = report_diags(f, &g->files[i].file->diags);
+                        r = report_diags(f, &g->files[i].file->diags, g->name);
                         if (r < 0)
                                 return r;
                 }
-        r = report_diags(f, &g->diags);
+        r = report_diags(f, &g->diags, g->name);
         if (r < 0)
                 return r;
         if (has_units && g->verdict == GROUP_REJECTED) {
-                f->n_diags[DIAG_ERROR]++;
                 if (g->unreadable)
-                        r = strbuf_printf(&f->err, "%s: error: unit not written: a file of it could not be read (unit.incomplete)\n",
-                                          unit_group_display_path(g));
+                        r = filter_report(f, DIAG_ERROR, "unit.incomplete", unit_group_display_path(g), g->name,
+                                          "unit not written: a file of it could not be read");
                 else
-                        r = strbuf_printf(&f->err, "%s: error: unit rejected, not written (unit.rejected)\n",
-                                          unit_group_display_path(g));
+                        r = filter_report(f, DIAG_ERROR, "unit.rejected", unit_group_display_path(g), g->name,
+                                          "unit rejected, not written");
                 if (r < 0)
                         return r;
         }
 
+        if (has_units && f->collect) {
+                r = unit_record_json(f, g);
+                if (r < 0)
+                        return r;
+        }
         if (f->format == OUTPUT_JSON)
                 r = write_json(f, g);
         else if (f->format == OUTPUT_UNIT)

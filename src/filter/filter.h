@@ -34,6 +34,9 @@ typedef struct Filter {
 
         bool show_notes;               /* notes are rendered (filter: yes; check: -v) */
         bool verbose;                  /* -v: per-file notes (files that are not units) */
+        bool collect;                  /* keep findings and unit records (check --format json|sarif) */
+        DiagList findings;             /* with collect: every finding, in order */
+        StrBuf units_json;             /* with collect: one JSON object per unit, comma-separated */
 
         unsigned n_units, n_rejected, n_changed, n_input_errors;
         unsigned n_masked;             /* --root: masked units, not judged */
@@ -57,8 +60,13 @@ int filter_path(Filter *f, const char *path, bool framed);
 struct Root;
 struct LookupSet;
 int filter_root(Filter *f, const struct Root *root, const struct LookupSet *set, const char *shown_root);
-/* Counts a finding that is about to be rendered. */
-int filter_count_diag(Filter *f, const Diag *d);
+/* Every finding goes through here: notes are dropped unless shown, the
+ * rest is counted and rendered as text or kept (collect). unit: the unit it
+ * belongs to, or NULL. */
+int filter_emit(Filter *f, const Diag *d, const char *unit);
+/* Makes a finding about a whole file (no line) and emits it. */
+int filter_report(Filter *f, DiagSeverity severity, const char *rule, const char *path, const char *unit,
+                  const char *fmt, ...) _printf_(6, 7);
 /* Flushes buffered output. */
 int filter_flush(Filter *f);
 /* After an internal error: drops the unit being written and any partial
