@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli-output.h"
 #include "cli-policy.h"
 #include "exit-codes.h"
 #include "filter/filter.h"
@@ -99,7 +100,7 @@ int verb_filter(int argc, char **argv) {
                         break;
                 case 'h':
                         help(stdout);
-                        return EXIT_CLEAN;
+                        return cli_finish_stdout("unitguard filter");
                 default:
                         if (optopt)
                                 fprintf(stderr, "unitguard filter: invalid option '-%c' or missing argument; see --help\n", optopt);
