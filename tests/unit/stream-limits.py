@@ -50,13 +50,12 @@ def main():
     content = oversized(b'[Service]\nUser=app\nProtectSystem=strict\n')
     assert len(content) == CAP + 1 and content.endswith(b'\n')
     cases = {
-        # The drop-in that sets User= is too large: a.service must not pass without it.
-        'drop-in over the cap': (Z + A + b'\n# ' + DROPIN + b'\n' + content + B,
-                                 DROPIN, b'/etc/systemd/system/a.service: error: unit rejected'),
-        # Far over the cap: read in large chunks from a file, in 64 KiB ones from a pipe.
+        # The drop-in that sets User= is too large: a.service must not pass
+        # without it. Far over the cap, so that it is read in large chunks
+        # from a file and in 64 KiB ones from a pipe.
         'drop-in 1 MiB over the cap': (Z + A + b'\n# ' + DROPIN + b'\n' + content + LINE * 16384 + B,
                                        DROPIN, b'/etc/systemd/system/a.service: error: unit rejected'),
-        # A unit file over the cap: nothing of it is written.
+        # A unit file one byte over the cap: nothing of it is written.
         'unit file over the cap': (Z + b'\n# /etc/systemd/system/a.service\n' + content + B,
                                    b'/etc/systemd/system/a.service', None),
     }
