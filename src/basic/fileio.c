@@ -52,15 +52,37 @@ int read_full_fd(int fd, size_t max_size, char **ret, size_t *ret_size) {
         return 0;
 }
 
+static int stat_verify_regular(const struct stat *st) {
+        if (S_ISDIR(st->st_mode))
+                return -EISDIR;
+        return S_ISREG(st->st_mode) ? 0 : -EBADFD;
+}
+
 int read_full_file(const char *path, size_t max_size, char **ret, size_t *ret_size) {
+        struct stat st;
         int fd, r;
 
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        if (fd < 0)
-                return -errno;
-        r = read_full_fd(fd, max_size, ret, ret_size);
+        /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd < 0) {
+                r = -errno;
+                /* A socket cannot be opened at all. */
+                if (r == -ENXIO && stat(path, &st) == 0 && stat_verify_regular(&st) < 0)
+                        return stat_verify_regular(&st);
+                return r;
+        }
+        if (fstat(fd, &st) < 0)
+                r = -errno;
+        else
+                r = stat_verify_regular(&st);
+        if (r >= 0)
+                r = read_full_fd(fd, max_size, ret, ret_size);
         close(fd);
         return r;
+}
+
+const char *read_error_to_string(int error) {
+        return error == -EBADFD ? "not a regular file" : strerror(-error);
 }
 
 int loop_write(int fd, const void *data, size_t size) {

@@ -6,7 +6,12 @@
 /* Reads a whole file (or fd) into a freshly allocated, NUL-terminated
  * buffer. Fails with -EFBIG when it is larger than max_size bytes. */
 int read_full_fd(int fd, size_t max_size, char **ret, size_t *ret_size);
+/* Only a regular file is read: a FIFO, socket or device might block
+ * forever or never end, and is refused with -EBADFD without waiting (a
+ * directory with -EISDIR). */
 int read_full_file(const char *path, size_t max_size, char **ret, size_t *ret_size);
+/* strerror() for the errors above, with -EBADFD as "not a regular file". */
+const char *read_error_to_string(int error);
 
 /* Writes path atomically: fill(userdata, fd) writes the content to a
  * temporary file in the same directory, which is then fsync'd and renamed

@@ -29,11 +29,3 @@ int cli_bad_option(const char *verb, int argc, char **argv, int opt) {
                 fprintf(stderr, "unitguard %s: unknown option '%s'; see --help\n", verb, argv[optind - 1]);
         return EXIT_USAGE;
 }
-
-int cli_flush_stdout(const char *verb) {
-        if (fflush(stdout) != 0 || ferror(stdout)) {
-                fprintf(stderr, "unitguard %s: cannot write output: %s\n", verb, strerror(errno));
-                return EXIT_INPUT;
-        }
-        return EXIT_CLEAN;
-}

@@ -7,5 +7,3 @@
 int cli_parse_version(const char *verb, const char *arg, unsigned *ret);
 /* Reports an unknown option or a missing argument; returns EXIT_USAGE. */
 int cli_bad_option(const char *verb, int argc, char **argv, int opt);
-/* After --help: EXIT_CLEAN, or EXIT_INPUT when stdout could not be written. */
-int cli_flush_stdout(const char *verb);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "basic/macro.h"
+#include "cli-output.h"
 #include "exit-codes.h"
 #include "verbs.h"
 
@@ -51,11 +52,11 @@ int main(int argc, char **argv) {
         }
         if (streq(argv[1], "-h") || streq(argv[1], "--help") || streq(argv[1], "help")) {
                 help(stdout);
-                return EXIT_CLEAN;
+                return cli_finish_stdout("unitguard");
         }
         if (streq(argv[1], "--version")) {
                 printf("unitguard %s\n", PACKAGE_VERSION);
-                return EXIT_CLEAN;
+                return cli_finish_stdout("unitguard");
         }
 
         for (size_t i = 0; i < ELEMENTSOF(verbs); i++)

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli-options.h"
+#include "cli-output.h"
 #include "cli-policy.h"
 #include "exit-codes.h"
 #include "filter/filter.h"
@@ -212,7 +213,7 @@ static int pipeline(int argc, char **argv, bool check) {
                                 help_check(stdout);
                         else
                                 help(stdout);
-                        return cli_flush_stdout(verb);
+                        return cli_finish_stdout(check ? "unitguard check" : "unitguard filter");
                 default:
                         return cli_bad_option(verb, argc, argv, optopt);
                 }

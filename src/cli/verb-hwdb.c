@@ -9,6 +9,7 @@
 #include "basic/diag.h"
 #include "basic/fileio.h"
 #include "basic/strbuf.h"
+#include "cli-output.h"
 #include "exit-codes.h"
 #include "hwdb/hwdb-bin.h"
 #include "hwdb/hwdb-db.h"
@@ -389,7 +390,7 @@ static int verb_query(int argc, char **argv) {
 
         r = parse_args(argc, argv, "query", "rdbs", &a);
         if (r <= 0)
-                return r < 0 ? EXIT_USAGE : EXIT_CLEAN;
+                return r < 0 ? EXIT_USAGE : cli_finish_stdout("unitguard hwdb");
         if (a.bin && a.dirs) {
                 fprintf(stderr, "unitguard hwdb query: --bin and --hwdb-dir exclude each other\n");
                 return EXIT_USAGE;
@@ -451,7 +452,7 @@ static int verb_compile(int argc, char **argv) {
 
         r = parse_args(argc, argv, "compile", "rdo", &a);
         if (r <= 0)
-                return r < 0 ? EXIT_USAGE : EXIT_CLEAN;
+                return r < 0 ? EXIT_USAGE : cli_finish_stdout("unitguard hwdb");
         if (!a.output || optind < argc) {
                 fprintf(stderr, "unitguard hwdb compile: %s; see --help\n",
                         a.output ? "unexpected argument" : "-o FILE is required");
@@ -531,7 +532,7 @@ static int verb_check(int argc, char **argv) {
 
         r = parse_args(argc, argv, "check", "rdb", &a);
         if (r <= 0)
-                return r < 0 ? EXIT_USAGE : EXIT_CLEAN;
+                return r < 0 ? EXIT_USAGE : cli_finish_stdout("unitguard hwdb");
 
         if (a.bin) {
                 _cleanup_(hwdb_bin_freep) HwdbBin *db = NULL;
@@ -575,7 +576,7 @@ int verb_hwdb(int argc, char **argv) {
         }
         if (streq(argv[1], "-h") || streq(argv[1], "--help") || streq(argv[1], "help")) {
                 help(stdout);
-                return EXIT_CLEAN;
+                return cli_finish_stdout("unitguard hwdb");
         }
         if (streq(argv[1], "query"))
                 return verb_query(argc - 1, argv + 1);

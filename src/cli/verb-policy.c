@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "basic/fileio.h"
+#include "cli-output.h"
 #include "cli-policy.h"
 #include "exit-codes.h"
 #include "policy/policy.h"
@@ -48,9 +49,13 @@ int verb_policy(int argc, char **argv) {
         Policy *p = NULL;
         int rc;
 
-        if (argc < 2 || streq(argv[1], "-h") || streq(argv[1], "--help")) {
-                help(argc < 2 ? stderr : stdout);
-                return argc < 2 ? EXIT_USAGE : EXIT_CLEAN;
+        if (argc < 2) {
+                help(stderr);
+                return EXIT_USAGE;
+        }
+        if (streq(argv[1], "-h") || streq(argv[1], "--help")) {
+                help(stdout);
+                return cli_finish_stdout("unitguard policy");
         }
 
         if (streq(argv[1], "list")) {

@@ -10,6 +10,7 @@
 #include "basic/fileio.h"
 #include "basic/json-writer.h"
 #include "cli-options.h"
+#include "cli-output.h"
 #include "exit-codes.h"
 #include "lookup/lookup.h"
 #include "verbs.h"
@@ -154,7 +155,7 @@ int verb_units(int argc, char **argv) {
                         break;
                 case 'h':
                         help(stdout);
-                        return cli_flush_stdout("units");
+                        return cli_finish_stdout("unitguard units");
                 default:
                         return cli_bad_option("units", argc, argv, optopt);
                 }

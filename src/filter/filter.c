@@ -1,18 +1,29 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "basic/fileio.h"
 #include "basic/json-writer.h"
 #include "filter-internal.h"
 #include "unit/cat-stream.h"
+#include "validate/unit-name.h"
 
 #define FLUSH_THRESHOLD 65536
 
 void filter_init(Filter *f, int out_fd, int err_fd) {
+        struct stat out_st, err_st;
+
         *f = (Filter) { .out_fd = out_fd, .err_fd = err_fd, .show_notes = true };
+        /* Written to one file (a terminal, "2>&1"), each unit's diagnostics
+         * are flushed right before it; to two files, both are written in
+         * large pieces, diagnostics first. */
+        f->flush_per_unit = fstat(out_fd, &out_st) < 0 || fstat(err_fd, &err_st) < 0 ||
+                            (out_st.st_dev == err_st.st_dev && out_st.st_ino == err_st.st_ino);
 }
 
 void filter_done(Filter *f) {
@@ -43,14 +54,32 @@ static int flush_buf(Filter *f, StrBuf *b, int fd) {
         return r;
 }
 
+/* The buffers hold whole units (and whole diagnostic lines) only, and
+ * each is written with one write loop. A termination signal that arrives
+ * meanwhile waits until it is done, so that no unit is ever cut in half;
+ * then it ends the program as usual. */
+static void hold_termination_signals(sigset_t *saved) {
+        sigset_t s;
+
+        sigemptyset(&s);
+        sigaddset(&s, SIGTERM);
+        sigaddset(&s, SIGINT);
+        sigaddset(&s, SIGHUP);
+        (void) sigprocmask(SIG_BLOCK, &s, saved);
+}
+
 int filter_flush(Filter *f) {
+        sigset_t saved;
         int r;
 
+        if (f->err.len == 0 && f->out.len == 0)
+                return 0;
+        hold_termination_signals(&saved);
         r = flush_buf(f, &f->err, f->err_fd);
-        if (r < 0)
-                return r;
-        r = flush_buf(f, &f->out, f->out_fd);
+        if (r >= 0)
+                r = flush_buf(f, &f->out, f->out_fd);
         f->out_complete = f->out.len;
+        (void) sigprocmask(SIG_SETMASK, &saved, NULL);
         return r;
 }
 
@@ -101,7 +130,10 @@ int input_error(Filter *f, const char *path, int error, const char *what) {
         f->n_input_errors++;
         if (error == 0)
                 return filter_report(f, DIAG_ERROR, "input.unreadable", path, NULL, "%s", what);
-        return filter_report(f, DIAG_ERROR, "input.unreadable", path, NULL, "%s: %s", what, strerror(-error));
+        if (error == -EFBIG)
+                return filter_report(f, DIAG_ERROR, "input.unreadable", path, NULL,
+                                     "%s: larger than %zu MiB (unitguard's limit)", what, (size_t) UNIT_FILE_MAX >> 20);
+        return filter_report(f, DIAG_ERROR, "input.unreadable", path, NULL, "%s: %s", what, read_error_to_string(error));
 }
 
 /* Default judgement without a policy: a file systemd refuses rejects the
@@ -110,6 +142,30 @@ static void judge_file_failures(UnitGroup *g) {
         for (size_t i = 0; i < g->n_files; i++)
                 if (g->files[i].file && (g->files[i].file->failed_line > 0 || g->files[i].file->limit_line > 0))
                         g->verdict = GROUP_REJECTED;
+}
+
+/* systemd loads no unit under a name it does not accept: at most 255
+ * bytes, only [A-Za-z0-9:_.\\-] and an '@' instance part, a unit type as
+ * suffix (unit_name_is_valid()). Drop-ins may also be type-wide
+ * ("service.d"). */
+static int check_unit_name(UnitGroup *g) {
+        size_t len;
+
+        if (!g->name || unit_name_is_valid(g->name, UNIT_NAME_ANY) ||
+            (!g->has_fragment && unit_type_from_string(g->name) >= 0))
+                return 0;
+
+        g->verdict = GROUP_REJECTED;
+        len = strlen(g->name);
+        if (len >= UNIT_NAME_MAX)
+                return diag_add(&g->diags, DIAG_ERROR, EFFECT_FILE_FAILED, "unit.invalid-name",
+                                unit_group_display_path(g), 0, NULL, NULL,
+                                "Unit name is %zu bytes long; systemd allows at most %d and does not load this unit",
+                                len, UNIT_NAME_MAX - 1);
+        return diag_add(&g->diags, DIAG_ERROR, EFFECT_FILE_FAILED, "unit.invalid-name", unit_group_display_path(g),
+                        0, NULL, NULL,
+                        "'%s' is not a valid unit name (letters, digits and ':-_.\\', an optional '@' instance, a unit type suffix); systemd does not load this unit",
+                        g->name);
 }
 
 static int note_masked(UnitGroup *g) {
@@ -236,6 +292,9 @@ int finish_group(Filter *f, UnitGroup *g) {
                         has_units = true;
 
         if (has_units) {
+                r = check_unit_name(g);
+                if (r < 0)
+                        return r;
                 r = note_masked(g);
                 if (r < 0)
                         return r;
@@ -287,8 +346,9 @@ int finish_group(Filter *f, UnitGroup *g) {
                 return r;
         f->out_complete = f->out.len;
 
-        /* Diagnostics go out before the unit they concern. */
-        if (f->err.len + f->out.len >= FLUSH_THRESHOLD || f->err.len > 0)
+        /* Diagnostics go out before the unit they concern (filter_flush()
+         * writes them first). */
+        if (f->err.len + f->out.len >= FLUSH_THRESHOLD || (f->flush_per_unit && f->err.len > 0))
                 return filter_flush(f);
         return 0;
 }
@@ -327,6 +387,54 @@ int add_file(UnitGroup *g, char *data, size_t size, const char *path, bool dropi
 
 /* ---- streams ---------------------------------------------------------- */
 
+/* The reader's warnings about a file's framing go with its unit. */
+static int take_framing_diags(UnitGroup *g, const CatFile *cf) {
+        for (size_t i = 0; i < cf->diags.n; i++) {
+                const Diag *d = &cf->diags.items[i];
+                int r;
+
+                r = diag_add(&g->diags, d->severity, d->effect, d->rule, d->file, d->line, d->section, d->key, "%s",
+                             d->message);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* A file of the stream could not be read (over the size cap, or a read
+ * error), and the stream ends there. The unit that file belongs to must
+ * not leave without it: when it is a drop-in of the pending unit, that
+ * unit is rejected. A pending unit it does not belong to is complete and
+ * goes out. Consumes g. */
+static int stream_read_error(Filter *f, const CatReader *reader, UnitGroup *g, int error) {
+        _cleanup_(unit_group_freep) UnitGroup *pending = g;
+        _cleanup_free_ char *what = NULL, *dropin_of = NULL;
+        const char *path = reader->failed_path;
+        bool belongs = false;
+        int r;
+
+        if (path && pending && pending->name && pending->has_fragment) {
+                r = cat_dropin_unit_name(path, &dropin_of);
+                if (r < 0)
+                        return r;
+                belongs = r > 0;
+        }
+        if (pending && !belongs) {
+                r = finish_group(f, pending);
+                if (r < 0)
+                        return r;
+                pending = unit_group_free(pending);
+        }
+
+        if (path && asprintf(&what, "cannot read from %s", reader->source) < 0)
+                return -ENOMEM;
+        r = input_error(f, path ? path : reader->source, error, what ? what : "cannot read");
+        if (r < 0 || !pending)
+                return r;
+        pending->verdict = GROUP_REJECTED;
+        return finish_group(f, pending);
+}
+
 int filter_stream(Filter *f, int fd, const char *source) {
         _cleanup_(unit_group_freep) UnitGroup *g = NULL;
         CatReader reader;
@@ -341,7 +449,7 @@ int filter_stream(Filter *f, int fd, const char *source) {
                 if (r == -ENOMEM)
                         break;
                 if (r < 0) {
-                        r = input_error(f, source, r, "cannot read");
+                        r = stream_read_error(f, &reader, TAKE_PTR(g), r);
                         break;
                 }
                 if (r == 0)
@@ -367,6 +475,8 @@ int filter_stream(Filter *f, int fd, const char *source) {
                                         break;
                         }
                         r = unit_group_new(NULL, &g);
+                        if (r >= 0)
+                                r = take_framing_diags(g, &cf);
                         if (r >= 0)
                                 r = unit_group_add(g, NULL, TAKE_PTR(cf.framing));
                         if (r >= 0) {
@@ -410,8 +520,10 @@ int filter_stream(Filter *f, int fd, const char *source) {
                                 break;
                         g->has_fragment = !dropin_of;
                 }
-                r = add_file(g, TAKE_PTR(cf.data), cf.size, cf.path, dropin_of != NULL,
-                             TAKE_PTR(cf.framing));
+                r = take_framing_diags(g, &cf);
+                if (r >= 0)
+                        r = add_file(g, TAKE_PTR(cf.data), cf.size, cf.path, dropin_of != NULL,
+                                     TAKE_PTR(cf.framing));
                 cat_file_done(&cf);
                 if (r < 0)
                         break;

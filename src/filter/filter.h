@@ -30,6 +30,8 @@ typedef struct Filter {
         bool out_closed;               /* the reader of stdout went away */
         bool write_failed;             /* a write to stdout or stderr failed */
         size_t out_complete;           /* bytes of `out` that end a whole unit */
+        bool flush_per_unit;           /* stdout and stderr are one file: keep each
+                                        * unit's diagnostics right before it */
         bool wrote_any;                /* something was written to stdout */
 
         bool show_notes;               /* notes are rendered (filter: yes; check: -v) */

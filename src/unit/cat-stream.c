@@ -18,12 +18,14 @@ void cat_reader_done(CatReader *r) {
         strbuf_done(&r->buf);
         free(r->next_path);
         free(r->next_framing);
+        free(r->failed_path);
 }
 
 void cat_file_done(CatFile *f) {
         free(f->path);
         free(f->framing);
         free(f->data);
+        diag_list_done(&f->diags);
         *f = (CatFile) {};
 }
 
@@ -58,18 +60,23 @@ static int fill(CatReader *r) {
         return 1;
 }
 
-/* Next LF-terminated line. The pointer stays valid until the next call.
- * Returns 1, or 0 at the end of input. */
-static int read_line(CatReader *r, const char **ret, size_t *ret_len, bool *ret_terminated) {
+/* Next LF-terminated line. It must end (terminator included) at most
+ * limit bytes after r->mark, or reading fails with -EFBIG, before more than
+ * that is buffered: how much one read() returns makes no difference. The
+ * pointer stays valid until the next call. Returns 1, or 0 at the end of
+ * input. */
+static int read_line(CatReader *r, size_t limit, const char **ret, size_t *ret_len, bool *ret_terminated) {
         size_t scanned = 0;
         int k;
 
         for (;;) {
                 const char *start = r->buf.data ? r->buf.data + r->pos : NULL;
-                size_t avail = r->buf.len - r->pos;
+                size_t avail = r->buf.len - r->pos, used = r->pos - r->mark;
                 const char *nl = avail > scanned ? memchr(start + scanned, '\n', avail - scanned) : NULL;
 
                 if (nl) {
+                        if (used + (size_t) (nl - start) + 1 > limit)
+                                return -EFBIG;
                         *ret = start;
                         *ret_len = (size_t) (nl - start);
                         *ret_terminated = true;
@@ -77,7 +84,7 @@ static int read_line(CatReader *r, const char **ret, size_t *ret_len, bool *ret_
                         r->line++;
                         return 1;
                 }
-                if (r->pos - r->mark + avail > r->max_file)
+                if (used + avail > limit)
                         return -EFBIG;
                 scanned = avail;
                 k = fill(r);
@@ -247,6 +254,8 @@ static int read_bare(CatReader *r, StrBuf *content, const char *first, size_t n,
                      CatFile *ret) {
         int k;
 
+        if (n + terminated > r->max_file)
+                return -EFBIG;
         k = strbuf_append(content, first, n);
         if (k >= 0 && terminated)
                 k = strbuf_append_char(content, '\n');
@@ -288,6 +297,54 @@ static int take_content(CatReader *r, size_t from, size_t to, CatFile *ret) {
         return 0;
 }
 
+/* A line that may be a header or a note, judged on its first bytes (the
+ * rest is up to classify_header()): "# /", "# Unit ", or an escape
+ * sequence first (colour) or after "# " (a hyperlink, without colour). */
+static bool maybe_header(const char *l, size_t n) {
+        if (n <= 2 || n > CAT_HEADER_MAX)
+                return false;
+        return l[0] == '\x1b' || (l[0] == '#' && l[1] == ' ' && (l[2] == '/' || l[2] == 'U' || l[2] == '\x1b'));
+}
+
+/* How far from the start of the content the line starting at line_start
+ * may end: content ends within the cap; a blank line right after it may
+ * still be the framing of the next header; after a blank line comes
+ * perhaps a header, which is not content. */
+static size_t line_limit(const CatReader *r, size_t line_start, bool after_blank) {
+        size_t limit = r->max_file + 1;
+
+        if (after_blank && line_start + CAT_HEADER_MAX + 1 > limit)
+                limit = line_start + CAT_HEADER_MAX + 1;
+        return limit;
+}
+
+/* systemctl cat ends every file with a newline (it prints line by line)
+ * and puts a blank line before every header, so a header-like line without
+ * a blank line before it is content. But it is also what becomes of the
+ * next header when a file lacks its final newline, or ends its lines with
+ * CR only, in a stream written some other way (by hand, or by systemctl
+ * from before it printed line by line): the next file has merged into this
+ * one. Say so, unless the line names this very file (some units start
+ * with a comment giving their own path) or a path with blanks, which
+ * systemd's unit directories do not have (systemd's own syslog.socket
+ * has the comment "# /etc/systemd/system/syslog.service -> " and the
+ * path of a syslog daemon's unit). */
+static int check_merged_header(const CatReader *r, CatFile *f, const char *l, size_t n) {
+        _cleanup_free_ char *path = NULL;
+        bool note;
+        int k;
+
+        k = classify_header(l, n, &note, &path);
+        if (k <= 0)
+                return k;
+        if (path && ((f->path && streq(path, f->path)) || strpbrk(path, " \t")))
+                return 0;
+        return diag_add(&f->diags, DIAG_WARNING, EFFECT_NONE, "cat.merged-header", r->source, r->line, NULL,
+                        NULL,
+                        "'%.*s' looks like a header, but there is no blank line before it: read as a comment in %s; if that file lacks its final newline (or ends its lines with CR only), the next file has merged into it",
+                        (int) n, l, f->path ? f->path : "the note before it");
+}
+
 int cat_reader_next(CatReader *r, CatFile *ret) {
         StrBuf content = {};
         /* Offsets from r->mark: reading may move the buffer, never this. */
@@ -303,13 +360,14 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
 
         if (!r->started) {
                 r->started = true;
-                k = read_line(r, &l, &n, &term);
+                /* The first line: a header, or the start of bare input. */
+                k = read_line(r, MAX(r->max_file, CAT_HEADER_MAX + 1), &l, &n, &term);
                 if (k <= 0) {
                         r->done = true;
                         return k;
                 }
                 path = NULL;
-                k = classify_header(l, n, &note, &path);
+                k = n <= CAT_HEADER_MAX ? classify_header(l, n, &note, &path) : 0;
                 if (k < 0)
                         return k;
                 if (k == 0) {
@@ -338,21 +396,29 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
         r->mark = r->pos;
 
         for (;;) {
+                bool after_blank;
+
                 line_start = r->pos - r->mark;
-                k = read_line(r, &l, &n, &term);
+                after_blank = last_blank != SIZE_MAX && last_blank + 1 == line_start;
+                k = read_line(r, line_limit(r, line_start, after_blank), &l, &n, &term);
                 if (k < 0)
                         goto fail;
                 if (k == 0)
                         break;
 
                 if (n == 0 && term) {
+                        /* All before it is content; the blank line itself
+                         * may yet turn out to be framing. */
+                        if (line_start > r->max_file) {
+                                k = -EFBIG;
+                                goto fail;
+                        }
                         last_blank = line_start;
                         continue;
                 }
                 /* A header counts only right after a blank line; that blank
                  * line is framing, not content. */
-                if (last_blank != SIZE_MAX && last_blank + 1 == line_start && n > 2 &&
-                    (l[0] == '#' || l[0] == '\x1b')) {
+                if (after_blank && maybe_header(l, n)) {
                         path = NULL;
                         k = classify_header(l, n, &note, &path);
                         if (k < 0)
@@ -368,15 +434,34 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
                                 return 1;
                         }
                 }
+
+                /* Content. */
+                if (r->pos - r->mark > r->max_file) {
+                        k = -EFBIG;
+                        goto fail;
+                }
+                if (!after_blank && line_start > 0 && maybe_header(l, n)) {
+                        k = check_merged_header(r, ret, l, n);
+                        if (k < 0)
+                                goto fail;
+                }
         }
 
         /* End of input: trailing blank lines belong to the last file. */
+        if (r->pos - r->mark > r->max_file) {
+                k = -EFBIG;
+                goto fail;
+        }
         k = take_content(r, r->mark, r->pos, ret);
         if (k < 0)
                 goto fail;
         return 1;
 
 fail:
+        /* Tell the caller which file could not be read. */
+        free(r->failed_path);
+        r->failed_path = TAKE_PTR(ret->path);
+        r->failed_line = ret->header_line;
         cat_file_done(ret);
         return k;
 }

@@ -10,7 +10,14 @@
 /* Reads the `systemctl cat` format incrementally: files introduced by a
  * line "# /path/to/file", a blank line before every header but the first.
  * Only one file is held in memory at a time. Input that does not start
- * with a header is one bare file. */
+ * with a header is one bare file.
+ *
+ * The size cap applies to each file's content, the same way whatever the
+ * descriptor delivers per read(): content of max_file bytes is read, one
+ * byte more fails with -EFBIG. A header line is at most CAT_HEADER_MAX
+ * bytes; a longer line is content. */
+
+#define CAT_HEADER_MAX ((size_t) 16384)
 
 typedef struct CatReader {
         int fd;
@@ -29,6 +36,10 @@ typedef struct CatReader {
         unsigned next_line;
         bool next_is_note;
 
+        /* After a failure inside a file: its header's path (NULL for bare
+         * input or a note) and the header's line. */
+        char *failed_path;
+        unsigned failed_line;
 } CatReader;
 
 typedef struct CatFile {
@@ -38,11 +49,13 @@ typedef struct CatFile {
         size_t size;
         unsigned header_line;  /* line of the header in the stream */
         bool is_note;          /* "# Unit X is masked." and the like: framing only */
+        DiagList diags;        /* warnings about the framing (cat.merged-header) */
 } CatFile;
 
 void cat_reader_init(CatReader *r, int fd, const char *source, size_t max_file);
 void cat_reader_done(CatReader *r);
-/* 1 with a file, 0 at the end, negative errno on read errors. */
+/* 1 with a file, 0 at the end, negative errno on read errors (-EFBIG for
+ * a file over the cap); after an error, failed_path names the file. */
 int cat_reader_next(CatReader *r, CatFile *ret);
 void cat_file_done(CatFile *f);
 

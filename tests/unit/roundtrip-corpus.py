@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Every unit file and drop-in of the Debian corpus passes through
-`unitguard filter` byte for byte: one by one, as one systemctl-cat stream,
-and as the directory tree (whose framed output, read back as a stream,
-comes out unchanged again). The JSON view of the whole stream parses.
+`unitguard filter` byte for byte: one by one, as one systemctl-cat stream
+(without a cat.merged-header warning), and as the directory tree (whose
+framed output, read back as a stream, comes out unchanged again). The JSON
+view of the whole stream parses.
 
 Usage: roundtrip-corpus.py UNITGUARD CORPUS_DIR MAKE_STREAM_SCRIPT"""
 import json
@@ -47,6 +48,12 @@ def main():
         print(f'FAIL stream: rc={r.returncode}, {len(r.stdout)} vs {len(stream)} bytes')
     else:
         print(f'stream: {len(stream)} bytes identical')
+    # Written like systemctl cat: every file ends with a newline, so no two
+    # files can have merged, and a comment is no header.
+    merged = [l for l in r.stderr.splitlines() if l.endswith(b'(cat.merged-header)')]
+    if merged:
+        failures += 1
+        print(f'FAIL stream: {len(merged)} cat.merged-header warnings, first: {merged[0][:200]!r}')
 
     r = subprocess.run([exe, 'filter', '--no-policy', '--format', 'json'], input=stream, capture_output=True, timeout=60)
     lines = r.stdout.splitlines()

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Input files that are not regular files: a FIFO, a socket or a device
+named as an input is refused at once (exit 3, "not a regular file"),
+instead of blocking forever on a FIFO without a writer; the other inputs
+are still processed. Standard input may be anything (`-` from a FIFO
+works).
+
+Usage: special-inputs.py UNITGUARD"""
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+
+UNIT = b'[Service]\nExecStart=/bin/true\n'
+
+
+def check(name, ok, detail=''):
+    print(f'{"ok" if ok else "FAIL"} {name}' + (f': {detail}' if detail and not ok else ''))
+    return 0 if ok else 1
+
+
+def main():
+    exe = os.path.abspath(sys.argv[1])
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in ('a.service', 'b.service'):
+            with open(os.path.join(tmp, n), 'wb') as f:
+                f.write(UNIT)
+        os.mkfifo(os.path.join(tmp, 'fifo.service'))
+        sock = socket.socket(socket.AF_UNIX)
+        sock.bind(os.path.join(tmp, 'sock.service'))
+
+        for name, args in (('a FIFO', ['fifo.service']), ('a socket', ['sock.service']),
+                           ('a device', ['/dev/null'])):
+            try:
+                r = subprocess.run([exe, 'filter', '--no-policy'] + args, cwd=tmp, capture_output=True, timeout=20)
+            except subprocess.TimeoutExpired:
+                failures += check(f'{name} as input', False, 'blocked')
+                continue
+            want = args[0].encode() + b': error: cannot read: not a regular file (input.unreadable)\n'
+            failures += check(f'{name} as input', r.returncode == 3 and r.stdout == b'' and r.stderr == want,
+                              f'rc={r.returncode} stderr={r.stderr!r}')
+
+        # Between two units: both are written, the FIFO is reported.
+        try:
+            r = subprocess.run([exe, 'filter', '--no-policy', 'a.service', 'fifo.service', 'b.service'], cwd=tmp,
+                               capture_output=True, timeout=20)
+            ok = (r.returncode == 3 and r.stdout.count(UNIT) == 2 and
+                  re.fullmatch(rb'fifo\.service: error: cannot read: not a regular file \(input\.unreadable\)\n',
+                               r.stderr))
+            failures += check('a FIFO between two units', ok, f'rc={r.returncode} stderr={r.stderr!r}')
+        except subprocess.TimeoutExpired:
+            failures += check('a FIFO between two units', False, 'blocked')
+
+        # Standard input may be a FIFO.
+        fifo = os.path.join(tmp, 'fifo.service')
+        writer = subprocess.Popen(['sh', '-c', 'printf "[Service]\\nExecStart=/bin/true\\n" > "$1"', 'sh', fifo])
+        with open(fifo, 'rb') as f:
+            r = subprocess.run([exe, 'filter', '--no-policy', '-'], stdin=f, capture_output=True, timeout=20)
+        writer.wait(timeout=20)
+        failures += check('a FIFO as standard input', r.returncode == 0 and r.stdout == UNIT,
+                          f'rc={r.returncode} stderr={r.stderr!r}')
+        sock.close()
+
+    sys.exit(1 if failures else 0)
+
+
+main()

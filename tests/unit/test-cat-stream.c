@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The `systemctl cat` reader: the file size cap at its exact boundary, the
+ * same whatever the descriptor delivers per read() (a memfd gives all at
+ * once, a pipe fed by another process in small pieces gives little at a
+ * time); which file a failure is about; header-like lines without the
+ * blank line before them (cat.merged-header). */
+#include <errno.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests.h"
+#include "unit/cat-stream.h"
+
+#define CAP 64
+/* 64 bytes of content: eight lines of eight bytes. */
+#define C64 "#234567\n#234567\n#234567\n#234567\n#234567\n#234567\n#234567\n#234567\n"
+
+typedef struct Split {
+        char *shape;           /* "PATH:SIZE;" per file */
+        char *diags;           /* "RULE@LINE;" per framing diagnostic */
+        int result;            /* what the reader ended with */
+        char *failed_path;
+} Split;
+
+static void split_done(Split *s) {
+        free(s->shape);
+        free(s->diags);
+        free(s->failed_path);
+}
+
+static void split(int fd, size_t cap, Split *ret) {
+        StrBuf shape = {}, diags = {};
+        CatReader r;
+        CatFile f;
+        int k;
+
+        cat_reader_init(&r, fd, "<test>", cap);
+        while ((k = cat_reader_next(&r, &f)) > 0) {
+                CHECK(strbuf_printf(&shape, "%s:%zu;", f.path ? f.path : "-", f.size) >= 0);
+                for (size_t i = 0; i < f.diags.n; i++)
+                        CHECK(strbuf_printf(&diags, "%s@%u;", f.diags.items[i].rule, f.diags.items[i].line) >= 0);
+                cat_file_done(&f);
+        }
+        *ret = (Split) {
+                .shape = strbuf_steal(&shape),
+                .diags = strbuf_steal(&diags),
+                .result = k,
+                .failed_path = r.failed_path ? strdup(r.failed_path) : NULL,
+        };
+        cat_reader_done(&r);
+}
+
+static int memfd_with(const char *data, size_t size) {
+        int fd = memfd_create("test-cat-stream", MFD_CLOEXEC);
+
+        CHECK(fd >= 0);
+        CHECK(write(fd, data, size) == (ssize_t) size);
+        CHECK(lseek(fd, 0, SEEK_SET) == 0);
+        return fd;
+}
+
+/* A pipe fed by a child process in pieces of step bytes. */
+static int pipe_with(const char *data, size_t size, size_t step, pid_t *ret_pid) {
+        int p[2];
+        pid_t pid;
+
+        CHECK(pipe(p) == 0);
+        pid = fork();
+        CHECK(pid >= 0);
+        if (pid == 0) {
+                close(p[0]);
+                for (size_t i = 0; i < size; i += step) {
+                        size_t n = size - i < step ? size - i : step;
+
+                        if (write(p[1], data + i, n) != (ssize_t) n)
+                                _exit(1);
+                }
+                _exit(0);
+        }
+        close(p[1]);
+        *ret_pid = pid;
+        return p[0];
+}
+
+/* Splits data from a memfd and from pipes fed in pieces of 1, 7 and 4096
+ * bytes, checks they all agree, and returns the memfd's result. */
+static void split_all_ways(const char *data, size_t size, size_t cap, Split *ret) {
+        static const size_t steps[] = { 1, 7, 4096 };
+        int fd = memfd_with(data, size);
+
+        split(fd, cap, ret);
+        close(fd);
+        for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+                Split s;
+                pid_t pid;
+                int status;
+
+                fd = pipe_with(data, size, steps[i], &pid);
+                split(fd, cap, &s);
+                close(fd);
+                CHECK(waitpid(pid, &status, 0) == pid);
+                CHECK_STR_EQ(s.shape, ret->shape);
+                CHECK_STR_EQ(s.diags, ret->diags);
+                CHECK_INT_EQ(s.result, ret->result);
+                CHECK(streq_ptr(s.failed_path, ret->failed_path));
+                split_done(&s);
+        }
+}
+
+static void check_split(const char *data, size_t cap, const char *shape, int result, const char *failed_path) {
+        Split s;
+
+        split_all_ways(data, strlen(data), cap, &s);
+        CHECK_STR_EQ(s.shape, shape);
+        CHECK_INT_EQ(s.result, result);
+        CHECK(streq_ptr(s.failed_path, failed_path));
+        split_done(&s);
+}
+
+TEST(cap_last_file) {
+        /* The last file: its content, trailing blank lines included. */
+        check_split("# /x/a.service\n" C64, CAP, "/x/a.service:64;", 0, NULL);
+        check_split("# /x/a.service\n" C64 "#", CAP, "", -EFBIG, "/x/a.service");
+        check_split("# /x/a.service\n" C64 "\n", CAP, "", -EFBIG, "/x/a.service");
+        check_split("# /x/a.service\n" "#234567\n#234567\n#234567\n#234567\n#234567\n#234567\n#234567\n#234567",
+                    CAP, "/x/a.service:63;", 0, NULL);
+}
+
+TEST(cap_before_header) {
+        /* The blank line before a header is framing, not content. */
+        check_split("# /x/a.service\n" C64 "\n# /x/b.service\nX\n", CAP, "/x/a.service:64;/x/b.service:2;", 0,
+                    NULL);
+        /* One more blank line is content, one byte over. */
+        check_split("# /x/a.service\n" C64 "\n\n# /x/b.service\nX\n", CAP, "", -EFBIG, "/x/a.service");
+        /* 63 bytes and a blank line of content. */
+        check_split("# /x/a.service\n" "#234567\n#234567\n#234567\n#234567\n#234567\n#234567\n#234567\n#23456\n"
+                    "\n\n# /x/b.service\n",
+                    CAP, "/x/a.service:64;/x/b.service:0;", 0, NULL);
+        /* The first file is fine, its drop-in is not: the failure names the drop-in. */
+        check_split("# /x/a.service\nX\n\n# /x/a.service.d/b.conf\n" C64 "#\n", CAP, "/x/a.service:2;", -EFBIG,
+                    "/x/a.service.d/b.conf");
+}
+
+/* "# /x/hhh...h.service", n bytes long (n > 13). */
+static char *header_of_length(size_t n) {
+        char *h = malloc(n + 1);
+
+        CHECK(h);
+        memcpy(h, "# /x/", 5);
+        memset(h + 5, 'h', n - 13);
+        memcpy(h + n - 8, ".service", 9);
+        return h;
+}
+
+/* Like check_split(), for long results: says only whether they match. */
+static void check_split_quiet(const char *data, size_t cap, const char *shape, int result) {
+        Split s;
+
+        split_all_ways(data, strlen(data), cap, &s);
+        CHECK(streq(s.shape, shape));
+        CHECK_INT_EQ(s.result, result);
+        split_done(&s);
+}
+
+TEST(cap_long_lines) {
+        _cleanup_free_ char *h = NULL, *text = NULL, *want = NULL;
+        StrBuf b = {};
+
+        /* A header of CAT_HEADER_MAX bytes, right at the cap. */
+        h = header_of_length(CAT_HEADER_MAX);
+        CHECK(strbuf_printf(&b, "# /x/a.service\n" C64 "\n%s\nX\n", h) >= 0);
+        text = strbuf_steal(&b);
+        CHECK(asprintf(&want, "/x/a.service:64;%s:2;", h + 2) > 0);
+        check_split_quiet(text, CAP, want, 0);
+
+        /* One byte longer, it is content even where it looks like a header. */
+        free(h);
+        free(text);
+        free(want);
+        h = header_of_length(CAT_HEADER_MAX + 1);
+        CHECK(strbuf_printf(&b, "# /x/a.service\n\n%s\n", h) >= 0);
+        text = strbuf_steal(&b);
+        check_split(text, CAP, "", -EFBIG, "/x/a.service");
+        CHECK(asprintf(&want, "/x/a.service:%zu;", CAT_HEADER_MAX + 2 + 1) > 0);
+        check_split_quiet(text, 1024 * 1024, want, 0);
+
+        /* A line far longer than the cap fails without being read whole. */
+        free(text);
+        text = malloc(100000);
+        CHECK(text);
+        memcpy(text, "# /x/a.service\n", 15);
+        memset(text + 15, 'x', 100000 - 16);
+        text[100000 - 1] = '\0';
+        check_split(text, CAP, "", -EFBIG, "/x/a.service");
+}
+
+TEST(cap_bare) {
+        check_split(C64, CAP, "-:64;", 0, NULL);
+        check_split(C64 "x", CAP, "", -EFBIG, NULL);
+        check_split("#234567#234567#234567#234567#234567#234567#234567#234567#234567#23\n", CAP, "", -EFBIG, NULL);
+}
+
+static void check_diags(const char *data, const char *diags) {
+        Split s;
+
+        split_all_ways(data, strlen(data), 1024, &s);
+        CHECK_INT_EQ(s.result, 0);
+        CHECK_STR_EQ(s.diags, diags);
+        split_done(&s);
+}
+
+TEST(merged_header) {
+        /* A file without its final newline, then the next header. */
+        check_diags("# /x/a.service\n[Service]\nUser=app\n# /x/a.service.d/root.conf\nUser=root\n",
+                    "cat.merged-header@4;");
+        check_diags("# /x/a.service\n[Service]\rUser=app\r\n# /x/b.service\n", "cat.merged-header@3;");
+        check_diags("# /x/a.service\nX=1\n# Unit b.service is masked.\n", "cat.merged-header@3;");
+        /* With the blank line, it is a header. */
+        check_diags("# /x/a.service\nX=1\n\n# /x/b.service\n", "");
+        /* A unit naming itself in a comment; the first line after a header
+         * (a file cannot have merged into an empty one: systemctl puts a
+         * blank line there). */
+        check_diags("# /x/a.service\n# /x/a.service\n# about it\n# /x/a.service\nX=1\n", "");
+        check_diags("# /x/a.service\n# /x/b.service\nX=1\n", "");
+        /* A comment with a path and more (systemd's syslog.socket has one). */
+        check_diags("# /x/a.socket\n# Examples:\n# /x/syslog.service -> /lib/rsyslog.service\n", "");
+        /* Bare input has no headers at all. */
+        check_diags("X=1\n# /x/b.service\n", "");
+}
+
+TESTS_MAIN(T(cap_last_file), T(cap_before_header), T(cap_long_lines), T(cap_bare), T(merged_header))
