@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "basic/fileio.h"
+#include "check-report.h"
 #include "cli-options.h"
 #include "cli-output.h"
 #include "cli-policy.h"
@@ -31,6 +33,8 @@ static void help_check(FILE *f) {
                 "  -p --policy=FILE|NAME policy (default: the site policy, see unitguard(1),\n"
                 "                        else the built-in 'default')\n"
                 "  -t --target-version=N predict systemd version N\n"
+                "  -f --format=text|json|sarif  findings as text (default), one JSON document\n"
+                "                        (see unitguard(1)) or SARIF 2.1.0\n"
                 "     --fail-on=LEVEL    exit 1 on findings of LEVEL or worse: error (default),\n"
                 "                        warning, note, never\n"
                 "  -v --verbose          also show notes\n"
@@ -123,6 +127,44 @@ static int check_summary(const Filter *f) {
         return fflush(stdout) == 0 ? 0 : -errno;
 }
 
+static char *with_trailing_slash(const char *dir) {
+        size_t n = strlen(dir);
+        char *s = malloc(n + 2);
+
+        if (!s)
+                return NULL;
+        memcpy(s, dir, n + 1);
+        if (n == 0 || s[n - 1] != '/')
+                memcpy(s + n, "/", 2);
+        return s;
+}
+
+/* check --format json|sarif: one document on stdout. */
+static int check_write_report(const Filter *f, CheckContext *ctx, bool sarif) {
+        _cleanup_(strbuf_done) StrBuf doc = {};
+        _cleanup_free_ char *base = NULL, *dir = NULL, *cwd = NULL, *work = NULL;
+        int r;
+
+        dir = ctx->root ? realpath(ctx->root, NULL) : getcwd(NULL, 0);
+        cwd = getcwd(NULL, 0);
+        base = dir ? with_trailing_slash(dir) : NULL;
+        work = cwd ? with_trailing_slash(cwd) : NULL;
+        if (!base || !work) {
+                fprintf(stderr, "unitguard check: %s\n", strerror(errno ? errno : ENOMEM));
+                return -ENOMEM;
+        }
+        ctx->base_dir = base;
+        ctx->work_dir = work;
+        r = sarif ? check_report_sarif(f, ctx, &doc) : check_report_json(f, ctx, &doc);
+        if (r >= 0)
+                r = loop_write(STDOUT_FILENO, doc.data, doc.len);
+        if (r < 0 && r != -EPIPE) {
+                fprintf(stderr, "unitguard check: cannot write output: %s\n", strerror(-r));
+                return r;
+        }
+        return 0;
+}
+
 static int pipeline(int argc, char **argv, bool check) {
         static const struct option options[] = {
                 { "root", required_argument, NULL, 'r' },
@@ -146,6 +188,7 @@ static int pipeline(int argc, char **argv, bool check) {
         LookupScope scope = LOOKUP_SYSTEM;
         FailOn fail_on = FAIL_ON_ERROR;
         bool use_policy = true, verbose = false;
+        const char *check_format = "text";
         PolicyEngine engine = {};
         unsigned target = 0;
         bool framed;
@@ -155,7 +198,7 @@ static int pipeline(int argc, char **argv, bool check) {
         filter_init(&f, STDOUT_FILENO, check ? STDOUT_FILENO : STDERR_FILENO);
         optind = 0;
         opterr = 0;
-        while ((c = getopt_long(argc, argv, check ? "r:p:t:vh" : "r:n:f:p:t:vh", options, NULL)) >= 0)
+        while ((c = getopt_long(argc, argv, check ? "r:f:p:t:vh" : "r:n:f:p:t:vh", options, NULL)) >= 0)
                 switch (c) {
                 case 'r':
                         root_dir = optarg;
@@ -199,7 +242,14 @@ static int pipeline(int argc, char **argv, bool check) {
                                 return EXIT_USAGE;
                         break;
                 case 'f':
-                        if (streq(optarg, "unit"))
+                        if (check) {
+                                if (streq(optarg, "text") || streq(optarg, "json") || streq(optarg, "sarif"))
+                                        check_format = optarg;
+                                else {
+                                        fprintf(stderr, "unitguard check: unknown format '%s' (text, json, sarif)\n", optarg);
+                                        return EXIT_USAGE;
+                                }
+                        } else if (streq(optarg, "unit"))
                                 f.format = OUTPUT_UNIT;
                         else if (streq(optarg, "json"))
                                 f.format = OUTPUT_JSON;
@@ -230,6 +280,9 @@ static int pipeline(int argc, char **argv, bool check) {
         if (check) {
                 f.format = OUTPUT_NONE;
                 f.show_notes = verbose || fail_on == FAIL_ON_NOTE;
+                /* Machine formats carry every finding, notes included. */
+                if (!streq(check_format, "text"))
+                        f.collect = f.show_notes = true;
                 if (!policy_name && use_policy) {
                         r = cli_site_policy(root_dir, &site_policy);
                         if (r < 0)
@@ -274,7 +327,19 @@ static int pipeline(int argc, char **argv, bool check) {
                         f.write_failed ? "cannot write output" : "internal error", strerror(-r));
                 return EXIT_INPUT;
         }
-        if (check && check_summary(&f) < 0) {
+        if (check && f.collect) {
+                CheckContext ctx = {
+                        .policy_name = policy ? policy->name : NULL,
+                        .policy_source = policy ? policy->source : NULL,
+                        .target_version = engine.version,
+                        .root = root_dir,
+                        .scope = lookup_scope_to_string(scope),
+                };
+
+                r = check_write_report(&f, &ctx, streq(check_format, "sarif"));
+                if (r < 0)
+                        return EXIT_INPUT;
+        } else if (check && check_summary(&f) < 0) {
                 fprintf(stderr, "unitguard check: cannot write output: %s\n", strerror(errno));
                 return EXIT_INPUT;
         }
