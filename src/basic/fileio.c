@@ -19,7 +19,9 @@ int read_full_fd(int fd, size_t max_size, char **ret, size_t *ret_size) {
         if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
                 if ((unsigned long long) st.st_size > max_size)
                         return -EFBIG;
-                r = strbuf_reserve(&b, (size_t) st.st_size);
+                /* One byte more than the size, so that the read that
+                 * sees the end needs no larger buffer. */
+                r = strbuf_reserve(&b, (size_t) st.st_size + 1);
                 if (r < 0)
                         return r;
         }
@@ -27,9 +29,13 @@ int read_full_fd(int fd, size_t max_size, char **ret, size_t *ret_size) {
         for (;;) {
                 ssize_t n;
 
-                r = strbuf_reserve(&b, 65536);
-                if (r < 0)
-                        return r;
+                /* Grow only when full: a file of known size is read into a
+                 * buffer of its size, not a 64 KiB one. */
+                if (!b.data || b.allocated - b.len - 1 == 0) {
+                        r = strbuf_reserve(&b, 65536);
+                        if (r < 0)
+                                return r;
+                }
                 n = read(fd, b.data + b.len, b.allocated - b.len - 1);
                 if (n < 0) {
                         if (errno == EINTR)

@@ -6,12 +6,90 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "basic/alloc-util.h"
+#include "basic/strmap.h"
 #include "filter-internal.h"
 #include "lookup/lookup.h"
 
+/* Drop-ins that apply to many units (service.d/, foo-.service.d/) are read
+ * once and copied for each unit. */
+typedef struct SharedFile {
+        unsigned uses;
+        bool loaded;
+        int error;
+        char *data;
+        size_t size;
+} SharedFile;
+
+typedef struct RootRun {
+        const Root *root;
+        StrMap shared;         /* source path -> SharedFile, for drop-ins used more than once */
+} RootRun;
+
+static void root_run_done(RootRun *rr) {
+        size_t i = 0;
+        void *v;
+
+        while (strmap_next(&rr->shared, &i, NULL, &v)) {
+                free(((SharedFile *) v)->data);
+                free(v);
+        }
+        strmap_done(&rr->shared);
+}
+
+static int count_shared(RootRun *rr, const LookupSet *set) {
+        int r;
+
+        for (size_t i = 0; i < set->n_units; i++)
+                for (size_t k = 0; k < set->units[i]->n_dropins; k++) {
+                        const char *src = set->units[i]->dropins[k].source;
+                        SharedFile *sf;
+
+                        if (!src)
+                                continue;
+                        sf = strmap_get(&rr->shared, src);
+                        if (!sf) {
+                                sf = new0(SharedFile, 1);
+                                if (!sf)
+                                        return -ENOMEM;
+                                r = strmap_put(&rr->shared, src, sf);
+                                if (r < 0) {
+                                        free(sf);
+                                        return r;
+                                }
+                        }
+                        sf->uses++;
+                }
+        return 0;
+}
+
+/* Reads a file of a unit: a shared drop-in from the cache. */
+static int read_source(RootRun *rr, const char *source, char **ret, size_t *ret_size) {
+        SharedFile *sf = strmap_get(&rr->shared, source);
+        char *copy;
+
+        if (!sf || sf->uses < 2)
+                return root_read_file(rr->root, source, UNIT_FILE_MAX, ret, ret_size);
+        if (!sf->loaded) {
+                sf->error = root_read_file(rr->root, source, UNIT_FILE_MAX, &sf->data, &sf->size);
+                if (sf->error == -ENOMEM)
+                        return sf->error;
+                sf->loaded = true;
+        }
+        if (sf->error < 0)
+                return sf->error;
+        copy = malloc(sf->size + 1);
+        if (!copy)
+                return -ENOMEM;
+        memcpy(copy, sf->data, sf->size + 1);
+        *ret = copy;
+        *ret_size = sf->size;
+        return 0;
+}
+
 /* Reads one file of the unit. A file that cannot be read is reported and
  * keeps the whole unit from being written. */
-static int read_member(Filter *f, const Root *root, UnitGroup *g, const LookupFile *lf, bool dropin) {
+static int read_member(Filter *f, RootRun *rr, UnitGroup *g, const LookupFile *lf, bool dropin) {
         _cleanup_free_ char *framing = NULL;
         char *data = NULL;
         size_t size;
@@ -22,7 +100,7 @@ static int read_member(Filter *f, const Root *root, UnitGroup *g, const LookupFi
                 g->unreadable = true;
                 return input_error(f, lf->path, lf->error, "cannot resolve inside the root");
         }
-        r = root_read_file(root, lf->source, UNIT_FILE_MAX, &data, &size);
+        r = read_source(rr, lf->source, &data, &size);
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
@@ -37,7 +115,7 @@ static int read_member(Filter *f, const Root *root, UnitGroup *g, const LookupFi
         return add_file(g, data, size, lf->path, dropin, TAKE_PTR(framing));
 }
 
-static int root_unit(Filter *f, const Root *root, const LookupUnit *u) {
+static int root_unit(Filter *f, RootRun *rr, const LookupUnit *u) {
         _cleanup_(unit_group_freep) UnitGroup *g = NULL;
         int r;
 
@@ -58,7 +136,7 @@ static int root_unit(Filter *f, const Root *root, const LookupUnit *u) {
                 return r;
         g->has_fragment = u->fragment.path != NULL;
         if (g->has_fragment) {
-                r = read_member(f, root, g, &u->fragment, false);
+                r = read_member(f, rr, g, &u->fragment, false);
                 if (r < 0)
                         return r;
         }
@@ -66,7 +144,7 @@ static int root_unit(Filter *f, const Root *root, const LookupUnit *u) {
                 /* A masked drop-in reads as empty: nothing to judge. */
                 if (!u->dropins[i].source && !u->dropins[i].error)
                         continue;
-                r = read_member(f, root, g, &u->dropins[i], true);
+                r = read_member(f, rr, g, &u->dropins[i], true);
                 if (r < 0)
                         return r;
         }
@@ -83,9 +161,11 @@ static int root_unit(Filter *f, const Root *root, const LookupUnit *u) {
 }
 
 int filter_root(Filter *f, const Root *root, const LookupSet *set, const char *shown_root) {
+        RootRun rr = { .root = root };
         unsigned units = 0;
-        int r = 0;
+        int r;
 
+        r = count_shared(&rr, set);
         for (size_t i = 0; r >= 0 && i < set->diags.n; i++) {
                 const Diag *d = &set->diags.items[i];
 
@@ -100,7 +180,7 @@ int filter_root(Filter *f, const Root *root, const LookupSet *set, const char *s
         for (size_t i = 0; r >= 0 && i < set->n_units; i++) {
                 if (set->units[i]->state != LOOKUP_UNIT_BAD)
                         units++;
-                r = root_unit(f, root, set->units[i]);
+                r = root_unit(f, &rr, set->units[i]);
         }
         if (r >= 0 && units == 0) {
                 f->n_input_errors++;
@@ -108,6 +188,7 @@ int filter_root(Filter *f, const Root *root, const LookupSet *set, const char *s
                                   "no unit files found under the %s search path",
                                   lookup_scope_to_string(set->paths.scope));
         }
+        root_run_done(&rr);
         if (r < 0)
                 return r;
         return filter_flush(f);

@@ -26,7 +26,8 @@ typedef struct Entry {
 
 /* A NAME.d directory in one search directory. */
 typedef struct DropinDir {
-        char *lookup_key;      /* "DIRINDEX/NAME" */
+        char *key;             /* NAME, for NAME.d */
+        struct DropinDir *next; /* the same NAME in a later search directory */
         size_t dir;
         char *path;            /* resolved inside the root; NULL with error */
         int error;
@@ -46,7 +47,7 @@ typedef struct Builder {
 
         DropinDir **dropin_dirs;
         size_t n_dropin_dirs, allocated_dropin_dirs;
-        StrMap dropin_index;   /* lookup_key -> DropinDir */
+        StrMap dropin_index;   /* NAME -> its DropinDir in the first directory that has one */
 
         char **extra_names;    /* instances named by dependency links */
         size_t n_extra, allocated_extra;

@@ -247,13 +247,11 @@ typedef struct DirList {
 } DirList;
 
 static int dirlist_add(Builder *b, DirList *l, size_t dir, const char *key) {
-        _cleanup_free_ char *lookup_key = NULL;
-        DropinDir *d;
+        DropinDir *d = strmap_get(&b->dropin_index, key);
 
-        if (asprintf(&lookup_key, "%zu/%s", dir, key) < 0)
-                return -ENOMEM;
-        d = strmap_get(&b->dropin_index, lookup_key);
-        if (!d)
+        while (d && d->dir < dir)
+                d = d->next;
+        if (!d || d->dir != dir)
                 return 0;
         d->used = true;
         if (!d->path)
@@ -268,9 +266,22 @@ static int dirlist_add(Builder *b, DirList *l, size_t dir, const char *key) {
         return 0;
 }
 
-/* The directories for one name in one search directory: its own, its
- * template's, then those of its dash prefixes, most specific first. */
-static int find_dirs(Builder *b, DirList *l, size_t dir, const char *name, unsigned depth) {
+typedef struct NameList {
+        char **items;
+        size_t n, allocated;
+} NameList;
+
+static void name_list_done(NameList *l) {
+        for (size_t i = 0; i < l->n; i++)
+                free(l->items[i]);
+        free(l->items);
+}
+
+/* The names whose NAME.d apply, in the order systemd looks in one search
+ * directory: the name's own, its template's, then those of its dash
+ * prefixes, most specific first (the same for every directory). Only names
+ * that have a drop-in directory somewhere are kept. */
+static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth) {
         _cleanup_free_ char *prefix = NULL, *instance = NULL, *built = NULL;
         UnitType type;
         bool chopped = false;
@@ -279,9 +290,15 @@ static int find_dirs(Builder *b, DirList *l, size_t dir, const char *name, unsig
 
         if (depth > 64)
                 return 0;
-        r = dirlist_add(b, l, dir, name);
-        if (r < 0)
-                return r;
+        if (strmap_get(&b->dropin_index, name)) {
+                char *s = strdup(name);
+
+                if (!s || GREEDY_REALLOC(l->items, l->allocated, l->n + 1) < 0) {
+                        free(s);
+                        return -ENOMEM;
+                }
+                l->items[l->n++] = s;
+        }
         kind = unit_name_to_instance(name, &instance);
         if (kind < 0)
                 return kind == -ENOMEM ? kind : 0;
@@ -291,7 +308,7 @@ static int find_dirs(Builder *b, DirList *l, size_t dir, const char *name, unsig
                 r = unit_name_template(name, &template);
                 if (r < 0)
                         return r;
-                r = find_dirs(b, l, dir, template, depth + 1);
+                r = expand_name(b, l, template, depth + 1);
                 if (r < 0)
                         return r;
         }
@@ -325,7 +342,7 @@ static int find_dirs(Builder *b, DirList *l, size_t dir, const char *name, unsig
         }
         if (!unit_name_is_valid(built, UNIT_NAME_ANY))
                 return 0;
-        return find_dirs(b, l, dir, built, depth + 1);
+        return expand_name(b, l, built, depth + 1);
 }
 
 static int list_dropin_dir(Builder *b, DropinDir *d) {
@@ -412,10 +429,13 @@ static int collect_dropins(Builder *b, LookupUnit *u) {
         /* Every name of the unit, in every directory; the type-wide
          * directories last, as the most generic. */
         for (size_t k = 0; r >= 0 && k <= u->n_aliases; k++) {
-                const char *name = k == 0 ? u->id : u->aliases[k - 1];
+                NameList names = {};
 
-                for (size_t i = 0; r >= 0 && i < b->set->paths.n_dirs; i++)
-                        r = find_dirs(b, &l, i, name, 0);
+                r = expand_name(b, &names, k == 0 ? u->id : u->aliases[k - 1], 0);
+                for (size_t i = 0; r >= 0 && names.n > 0 && i < b->set->paths.n_dirs; i++)
+                        for (size_t j = 0; r >= 0 && j < names.n; j++)
+                                r = dirlist_add(b, &l, i, names.items[j]);
+                name_list_done(&names);
         }
         if (type >= 0 && b->version >= LOOKUP_TYPE_DROPINS_SINCE)
                 for (size_t i = 0; r >= 0 && i < b->set->paths.n_dirs; i++)
@@ -473,7 +493,7 @@ int build_units(Builder *b) {
                 r = add_name(b, b->extra_names[i], true);
         /* Instances that only have a drop-in directory of their own. */
         for (size_t i = 0; r >= 0 && i < b->n_dropin_dirs; i++) {
-                const char *key = strchr(b->dropin_dirs[i]->lookup_key, '/') + 1;
+                const char *key = b->dropin_dirs[i]->key;
 
                 if (unit_name_is_instance(key) && !strmap_get(&b->units, key))
                         r = add_name(b, key, true);
@@ -496,7 +516,7 @@ int build_units(Builder *b) {
          * are still judged, as a unit with drop-ins only. */
         for (size_t i = 0; r >= 0 && i < b->n_dropin_dirs; i++) {
                 DropinDir *d = b->dropin_dirs[i];
-                const char *key = strchr(d->lookup_key, '/') + 1;
+                const char *key = d->key;
                 LookupUnit *u;
 
                 if (d->used)

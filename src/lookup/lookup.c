@@ -90,7 +90,7 @@ static void entry_free(Entry *e) {
 static void dropin_dir_free(DropinDir *d) {
         if (!d)
                 return;
-        free(d->lookup_key);
+        free(d->key);
         free(d->path);
         for (size_t i = 0; i < d->n_files; i++)
                 free(d->files[i]);
@@ -303,7 +303,7 @@ static int scan_symlink(Builder *b, size_t dir, int dfd, const char *name, const
 
 static int note_dropin_dir(Builder *b, size_t dir, const char *name, const char *path) {
         _cleanup_free_ char *key = strndup(name, strlen(name) - 2);
-        DropinDir *d;
+        DropinDir *d, *first;
         int r;
 
         if (!key)
@@ -315,11 +315,7 @@ static int note_dropin_dir(Builder *b, size_t dir, const char *name, const char 
         if (!d)
                 return -ENOMEM;
         d->dir = dir;
-        if (asprintf(&d->lookup_key, "%zu/%s", dir, key) < 0) {
-                d->lookup_key = NULL;
-                dropin_dir_free(d);
-                return -ENOMEM;
-        }
+        d->key = TAKE_PTR(key);
         r = root_chase(b->root, path, 0, &d->path);
         if (r == -ENOMEM) {
                 dropin_dir_free(d);
@@ -332,7 +328,15 @@ static int note_dropin_dir(Builder *b, size_t dir, const char *name, const char 
                 return -ENOMEM;
         }
         b->dropin_dirs[b->n_dropin_dirs++] = d;
-        r = strmap_put(&b->dropin_index, d->lookup_key, d);
+        /* Directories are scanned in search-path order: append. */
+        first = strmap_get(&b->dropin_index, d->key);
+        if (first) {
+                while (first->next)
+                        first = first->next;
+                first->next = d;
+                return 0;
+        }
+        r = strmap_put(&b->dropin_index, d->key, d);
         return r < 0 ? r : 0;
 }
 
