@@ -100,6 +100,7 @@ REGEX_POLICY = r'''version: 1
 extends: default
 rewrites:
   - id: exec-from-opt
+    when: {present: [Service.ExecStart]}
     set: {section: Service, key: ExecStart, value: /bin/false, matching: "^[-@:+!]*/opt/(?:[^/ ]+/)*bin/[^ ]+(?: .*)?$"}
   - id: debug-env
     remove: {section: Service, key: Environment, matching: "^\"?(?:DEBUG|TRACE|VERBOSE)=(?:1|yes|true)\"?$"}
