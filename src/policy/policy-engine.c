@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The policy engine: per unit, two answers — what systemd would do, and
  * what the policy decides. */
-#define PCRE2_CODE_UNIT_WIDTH 8
 #include <errno.h>
 #include <fnmatch.h>
-#include <pcre2.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -553,6 +551,8 @@ int policy_engine_judge(void *userdata, UnitGroup *g) {
                 r = policy_apply_rewrites(u.p, g);
                 if (r < 0)
                         return r;
+                if (r > 0)
+                        u.rejected = true;
         }
 
         changed = group_modified(g);

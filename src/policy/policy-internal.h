@@ -9,6 +9,9 @@
 void rewrite_done(Rewrite *rw);
 /* Prepares a loaded policy for use (match data for regexes). */
 int policy_finish(Policy *p);
+/* NameIndexKey functions: names of directives[i], ids of rewrites[i]. */
+const char *policy_directive_key(const void *policy, size_t i);
+const char *policy_rewrite_key(const void *policy, size_t i);
 /* Whether name is a directive systemd knows in any section. */
 bool policy_directive_name_known(const char *name);
 
@@ -17,5 +20,7 @@ static inline char *mfree_str(char *s) {
         return NULL;
 }
 
-/* Applies the policy's rewrites to an accepted unit. */
+/* Applies the policy's rewrites to an accepted unit. Returns 0, 1 when a
+ * rewrite could not be decided and the unit must be rejected (the error is
+ * reported), or a negative errno. */
 int policy_apply_rewrites(const Policy *p, UnitGroup *g);

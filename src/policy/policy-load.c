@@ -1,17 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Policy files: YAML tree -> Policy, with `extends:` and strict checking.
  * Every problem is reported with file:line:col; nothing is ignored. */
-#define PCRE2_CODE_UNIT_WIDTH 8
 #include <errno.h>
 #include <limits.h>
-#include <pcre2.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "basic/alloc-util.h"
-#include "basic/fileio.h"
+#include "policy-file.h"
 #include "policy-internal.h"
 #include "unit/unit-type.h"
 #include "yaml-tree.h"
@@ -26,18 +24,43 @@ typedef struct LoadContext {
         const char *source;                        /* the file being applied */
 } LoadContext;
 
+/* Messages quote tokens of the file: control characters in them are
+ * written as \xNN, so that a message stays one line and cannot drive the
+ * terminal. */
+static char *escape_controls(const char *s) {
+        size_t n = 0;
+        char *t, *q;
+
+        for (const char *p = s; *p; p++)
+                n += (unsigned char) *p < 0x20 || *p == 0x7f ? 4 : 1;
+        t = malloc(n + 1);
+        if (!t)
+                return NULL;
+        q = t;
+        for (const char *p = s; *p; p++)
+                if ((unsigned char) *p < 0x20 || *p == 0x7f)
+                        q += sprintf(q, "\\x%02x", (unsigned) (unsigned char) *p);
+                else
+                        *q++ = *p;
+        *q = '\0';
+        return t;
+}
+
 _printf_(3, 4)
 static int fail(LoadContext *c, const YNode *at, const char *fmt, ...) {
+        _cleanup_free_ char *raw = NULL;
         va_list ap;
+        int r;
 
         policy_error_done(c->err);
         c->err->file = strdup(c->source);
         c->err->line = at ? at->line : 1;
         c->err->column = at ? at->column : 1;
         va_start(ap, fmt);
-        if (vasprintf(&c->err->message, fmt, ap) < 0)
-                c->err->message = NULL;
+        r = vasprintf(&raw, fmt, ap);
         va_end(ap);
+        if (r >= 0)
+                c->err->message = escape_controls(raw);
         return -EINVAL;
 }
 
@@ -89,20 +112,55 @@ static int get_string(LoadContext *c, const YNode *n, const char *what, char **r
         return 0;
 }
 
-static int get_action(LoadContext *c, const YNode *n, const char *what, PolicyAction *ret) {
+/* A scalar that must be one of choices (NULL-terminated): its index. */
+static int get_choice(LoadContext *c, const YNode *n, const char *what, const char *const *choices, int *ret) {
+        _cleanup_(strbuf_done) StrBuf list = {};
         int r = expect_kind(c, n, YNODE_SCALAR, what);
-        PolicyAction a;
 
         if (r < 0)
                 return r;
-        a = policy_action_from_string(n->scalar);
-        if (a < 0)
-                return fail(c, n, "%s must be fatal, drop or warn, not '%s'", what, n->scalar);
-        *ret = a;
+        for (int i = 0; choices[i]; i++)
+                if (streq(choices[i], n->scalar)) {
+                        *ret = i;
+                        return 0;
+                }
+        /* "a or b", "a, b or c" */
+        for (int i = 0; r >= 0 && choices[i]; i++)
+                r = strbuf_printf(&list, "%s%s", i == 0 ? "" : choices[i + 1] ? ", " : " or ", choices[i]);
+        if (r < 0)
+                return r;
+        return fail(c, n, "%s must be %s, not '%s'", what, list.data, n->scalar);
+}
+
+static int get_action(LoadContext *c, const YNode *n, const char *what, PolicyAction *ret) {
+        const char *actions[_ACTION_MAX + 1] = {};
+        int a, r;
+
+        for (a = 0; a < _ACTION_MAX; a++)
+                actions[a] = policy_action_to_string((PolicyAction) a);
+
+        r = get_choice(c, n, what, actions, &a);
+        if (r < 0)
+                return r;
+        *ret = (PolicyAction) a;
         return 0;
 }
 
-/* Checks that a mapping has only the given keys. */
+/* A choice between two words, the second meaning true. */
+static int get_either(LoadContext *c, const YNode *n, const char *what, const char *no, const char *yes,
+                      bool *ret) {
+        const char *const choices[] = { no, yes, NULL };
+        int i, r;
+
+        r = get_choice(c, n, what, choices, &i);
+        if (r < 0)
+                return r;
+        *ret = i == 1;
+        return 0;
+}
+
+/* Checks that a mapping has only the given keys (NULL-terminated).
+ * Repeated keys were refused before, for every mapping of the file. */
 static int check_keys(LoadContext *c, const YNode *map, const char *what, const char *const *allowed) {
         for (size_t i = 0; i + 1 < map->n_items; i += 2) {
                 const YNode *k = map->items[i];
@@ -110,36 +168,25 @@ static int check_keys(LoadContext *c, const YNode *map, const char *what, const 
 
                 if (k->kind != YNODE_SCALAR)
                         return fail(c, k, "keys of %s must be scalars", what);
-                for (const char *const *a = allowed; *a; a++)
-                        if (streq(*a, k->scalar))
-                                ok = true;
+                for (const char *const *a = allowed; *a && !ok; a++)
+                        ok = streq(*a, k->scalar);
                 if (!ok)
                         return fail(c, k, "unknown key '%s' in %s", k->scalar, what);
-                for (size_t j = 0; j < i; j += 2)
-                        if (streq(map->items[j]->scalar, k->scalar))
-                                return fail(c, k, "duplicate key '%s' in %s", k->scalar, what);
         }
         return 0;
 }
 
 static int compile_regex(LoadContext *c, const YNode *n, const char *pattern, void **ret) {
-        pcre2_code *re;
-        PCRE2_SIZE offset;
-        int errcode;
+        _cleanup_free_ char *why = NULL;
+        void *re = NULL;
+        int r;
 
-        re = pcre2_compile((PCRE2_SPTR) pattern, PCRE2_ZERO_TERMINATED, 0, &errcode, &offset, NULL);
-        if (!re) {
-                PCRE2_UCHAR msg[256];
-
-                pcre2_get_error_message(errcode, msg, sizeof(msg));
-                return fail(c, n, "invalid regular expression at offset %zu: %s", (size_t) offset,
-                            (const char *) msg);
-        }
-#if HAVE_PCRE2_JIT
-        (void) pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* falls back to the interpreter */
-#endif
-        if (*ret)
-                pcre2_code_free(*ret);
+        r = regex_compile(pattern, &re, &why);
+        if (r == -EINVAL)
+                return fail(c, n, "invalid regular expression %s", why ? why : "");
+        if (r < 0)
+                return r;
+        regex_free(*ret);
         *ret = re;
         return 0;
 }
@@ -178,10 +225,6 @@ static int apply_user_names(LoadContext *c, Policy *p, const YNode *n) {
                         r = compile_regex(c, v, p->user_regex, &p->user_re);
                 if (r < 0)
                         return r;
-                /* Match data is sized for the pattern: make it anew. */
-                if (p->user_match)
-                        pcre2_match_data_free(p->user_match);
-                p->user_match = NULL;
         }
         if (p->user_rule == USER_RULE_REGEX && !p->user_regex)
                 return fail(c, n, "user-names.rule is regex but no user-names.regex is given");
@@ -191,35 +234,37 @@ static int apply_user_names(LoadContext *c, Policy *p, const YNode *n) {
                         return r;
         }
         if ((v = ynode_get(n, "empty-user"))) {
-                r = expect_kind(c, v, YNODE_SCALAR, "user-names.empty-user");
+                bool allow;
+
+                r = get_either(c, v, "user-names.empty-user", "reject", "allow", &allow);
                 if (r < 0)
                         return r;
-                if (streq(v->scalar, "reject"))
-                        p->empty_user_rejects = true;
-                else if (streq(v->scalar, "allow"))
-                        p->empty_user_rejects = false;
-                else
-                        return fail(c, v, "user-names.empty-user must be reject or allow, not '%s'", v->scalar);
+                p->empty_user_rejects = !allow;
         }
         return 0;
 }
 
 static int set_directive_action(Policy *p, const char *name, PolicyAction a) {
-        DirectiveAction *d;
+        size_t i;
+        int r;
 
-        for (size_t i = 0; i < p->n_directives; i++)
-                if (streq(p->directives[i].name, name)) {
-                        p->directives[i].action = a;
-                        return 0;
-                }
-        d = reallocarray_safe(p->directives, p->n_directives + 1, sizeof(DirectiveAction));
-        if (!d)
+        /* An inherited entry is overridden in place. */
+        if (name_index_find(&p->directive_names, name, policy_directive_key, p, &i) >= 0) {
+                p->directives[i].action = a;
+                return 0;
+        }
+        r = GREEDY_REALLOC(p->directives, p->allocated_directives, p->n_directives + 1);
+        if (r < 0)
+                return r;
+        p->directives[p->n_directives] = (DirectiveAction) { .name = strdup(name), .action = a };
+        if (!p->directives[p->n_directives].name)
                 return -ENOMEM;
-        p->directives = d;
-        d[p->n_directives].name = strdup(name);
-        if (!d[p->n_directives].name)
-                return -ENOMEM;
-        d[p->n_directives++].action = a;
+        r = name_index_add(&p->directive_names, p->n_directives, policy_directive_key, p);
+        if (r < 0) {
+                free(p->directives[p->n_directives].name);
+                return r;
+        }
+        p->n_directives++;
         return 0;
 }
 
@@ -433,7 +478,7 @@ static int apply_rewrite(LoadContext *c, Policy *p, const YNode *n) {
         static const char *const verbs[] = { "set", "add", "remove", "rename" };
         _cleanup_(rewrite_done) Rewrite rw = {};
         const YNode *v, *action = NULL;
-        Rewrite *l;
+        size_t i;
         int r;
 
         r = expect_kind(c, n, YNODE_MAPPING, "a rewrite");
@@ -456,7 +501,7 @@ static int apply_rewrite(LoadContext *c, Policy *p, const YNode *n) {
                 if (r < 0)
                         return r;
         }
-        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+        for (i = 0; i < ELEMENTSOF(verbs); i++)
                 if ((v = ynode_get(n, verbs[i]))) {
                         if (action)
                                 return fail(c, v, "a rewrite has exactly one of set, add, remove, rename");
@@ -469,19 +514,23 @@ static int apply_rewrite(LoadContext *c, Policy *p, const YNode *n) {
         if (r < 0)
                 return r;
 
-        /* A rewrite with the id of an inherited one replaces it. */
-        for (size_t i = 0; i < p->n_rewrites; i++)
-                if (streq(p->rewrites[i].id, rw.id)) {
-                        rewrite_done(&p->rewrites[i]);
-                        p->rewrites[i] = rw;
-                        rw = (Rewrite) {};
-                        return 0;
-                }
-        l = reallocarray_safe(p->rewrites, p->n_rewrites + 1, sizeof(Rewrite));
-        if (!l)
-                return -ENOMEM;
-        p->rewrites = l;
-        l[p->n_rewrites++] = rw;
+        /* A rewrite with the id of an inherited one replaces it, in place. */
+        if (name_index_find(&p->rewrite_ids, rw.id, policy_rewrite_key, p, &i) >= 0) {
+                rewrite_done(&p->rewrites[i]);
+                p->rewrites[i] = rw;
+                rw = (Rewrite) {};
+                return 0;
+        }
+        r = GREEDY_REALLOC(p->rewrites, p->allocated_rewrites, p->n_rewrites + 1);
+        if (r < 0)
+                return r;
+        p->rewrites[p->n_rewrites] = rw;
+        r = name_index_add(&p->rewrite_ids, p->n_rewrites, policy_rewrite_key, p);
+        if (r < 0) {
+                p->rewrites[p->n_rewrites] = (Rewrite) {};
+                return r;
+        }
+        p->n_rewrites++;
         rw = (Rewrite) {};
         return 0;
 }
@@ -489,70 +538,136 @@ static int apply_rewrite(LoadContext *c, Policy *p, const YNode *n) {
 static int load_source(LoadContext *c, const char *name_or_path, const char *relative_to,
                        const YNode *at, Policy **ret);
 
-static int apply_tree(LoadContext *c, Policy *p, const YNode *root) {
-        const YNode *v;
+/* The rewrites of one file. Ids are unique within a file; an id that
+ * repeats an inherited one replaces that rewrite. */
+static const char *id_at(const void *ids, size_t i) {
+        return ((const YNode *const *) ids)[i]->scalar;
+}
+
+static int apply_rewrites(LoadContext *c, Policy *p, const YNode *v) {
+        _cleanup_free_ const YNode **ids = NULL;  /* by item: the id of each rewrite applied */
+        NameIndex seen = {};
         int r;
 
-        if ((v = ynode_get(root, "name")) && (r = get_string(c, v, "name", &p->name)) < 0)
+        r = expect_kind(c, v, YNODE_SEQUENCE, "rewrites");
+        if (r < 0)
                 return r;
-        if ((v = ynode_get(root, "description")) && (r = get_string(c, v, "description", &p->description)) < 0)
-                return r;
-        if ((v = ynode_get(root, "target"))) {
-                char *end;
-                unsigned long t;
+        ids = new0(const YNode *, v->n_items);
+        if (!ids)
+                return -ENOMEM;
+        for (size_t i = 0; r >= 0 && i < v->n_items; i++) {
+                size_t first;
 
-                r = expect_kind(c, v, YNODE_SCALAR, "target");
+                r = apply_rewrite(c, p, v->items[i]);
                 if (r < 0)
-                        return r;
-                t = strtoul(v->scalar, &end, 10);
-                if (!v->scalar[0] || *end || t < 200 || t > 999)
-                        return fail(c, v, "target must be a systemd version number like 252, not '%s'", v->scalar);
-                p->target = (unsigned) t;
-        }
-        if ((v = ynode_get(root, "mode"))) {
-                r = expect_kind(c, v, YNODE_SCALAR, "mode");
-                if (r < 0)
-                        return r;
-                if (streq(v->scalar, "enforce"))
-                        p->mode = MODE_ENFORCE;
-                else if (streq(v->scalar, "mirror"))
-                        p->mode = MODE_MIRROR;
+                        break;
+                ids[i] = ynode_get(v->items[i], "id");  /* a scalar, or apply_rewrite() refused it */
+                if (name_index_find(&seen, ids[i]->scalar, id_at, ids, &first) >= 0)
+                        r = fail(c, ids[i], "duplicate rewrite id '%s' (first given at line %u, column %u)",
+                                 ids[i]->scalar, ids[first]->line, ids[first]->column);
                 else
-                        return fail(c, v, "mode must be enforce or mirror, not '%s'", v->scalar);
+                        r = name_index_add(&seen, i, id_at, ids);
         }
-        if ((v = ynode_get(root, "user-names")) && (r = apply_user_names(c, p, v)) < 0)
+        name_index_done(&seen);
+        return r;
+}
+
+static int apply_name(LoadContext *c, Policy *p, const YNode *v) {
+        return get_string(c, v, "name", &p->name);
+}
+
+static int apply_description(LoadContext *c, Policy *p, const YNode *v) {
+        return get_string(c, v, "description", &p->description);
+}
+
+static int apply_target(LoadContext *c, Policy *p, const YNode *v) {
+        unsigned long t;
+        char *end;
+        int r;
+
+        r = expect_kind(c, v, YNODE_SCALAR, "target");
+        if (r < 0)
                 return r;
-        if ((v = ynode_get(root, "drop-ins"))) {
-                r = expect_kind(c, v, YNODE_SCALAR, "drop-ins");
-                if (r < 0)
-                        return r;
-                if (streq(v->scalar, "strict"))
-                        p->dropins_strict = true;
-                else if (streq(v->scalar, "systemd"))
-                        p->dropins_strict = false;
-                else
-                        return fail(c, v, "drop-ins must be strict or systemd, not '%s'", v->scalar);
+        t = strtoul(v->scalar, &end, 10);
+        if (!v->scalar[0] || *end || t < 200 || t > 999)
+                return fail(c, v, "target must be a systemd version number like 252, not '%s'", v->scalar);
+        p->target = (unsigned) t;
+        return 0;
+}
+
+static int apply_mode(LoadContext *c, Policy *p, const YNode *v) {
+        bool mirror;
+        int r;
+
+        r = get_either(c, v, "mode", "enforce", "mirror", &mirror);
+        if (r >= 0)
+                p->mode = mirror ? MODE_MIRROR : MODE_ENFORCE;
+        return r;
+}
+
+static int apply_dropins(LoadContext *c, Policy *p, const YNode *v) {
+        bool systemd;
+        int r;
+
+        r = get_either(c, v, "drop-ins", "strict", "systemd", &systemd);
+        if (r >= 0)
+                p->dropins_strict = !systemd;
+        return r;
+}
+
+static int apply_unknown_directives(LoadContext *c, Policy *p, const YNode *v) {
+        return get_action(c, v, "unknown-directives", &p->unknown_action);
+}
+
+static int apply_removed_lines(LoadContext *c, Policy *p, const YNode *v) {
+        return get_either(c, v, "removed-lines", "delete", "comment", &p->comment_removed);
+}
+
+/* The keys of a policy, applied in this order whatever their order in the
+ * file. version and extends (no apply) are read before the others. */
+typedef struct PolicyKey {
+        const char *name;
+        int (*apply)(LoadContext *c, Policy *p, const YNode *v);
+} PolicyKey;
+
+static const PolicyKey policy_keys[] = {
+        { "version", NULL },
+        { "extends", NULL },
+        { "name", apply_name },
+        { "description", apply_description },
+        { "target", apply_target },
+        { "mode", apply_mode },
+        { "user-names", apply_user_names },
+        { "drop-ins", apply_dropins },
+        { "invalid", apply_invalid },
+        { "unknown-directives", apply_unknown_directives },
+        { "removed-lines", apply_removed_lines },
+        { "rewrites", apply_rewrites },
+};
+
+static int check_policy_keys(LoadContext *c, const YNode *root) {
+        for (size_t i = 0; i + 1 < root->n_items; i += 2) {
+                const YNode *k = root->items[i];
+                bool ok = false;
+
+                if (k->kind != YNODE_SCALAR)
+                        return fail(c, k, "keys of a policy must be scalars");
+                for (size_t j = 0; j < ELEMENTSOF(policy_keys) && !ok; j++)
+                        ok = streq(policy_keys[j].name, k->scalar);
+                if (!ok)
+                        return fail(c, k, "unknown key '%s' in a policy", k->scalar);
         }
-        if ((v = ynode_get(root, "invalid")) && (r = apply_invalid(c, p, v)) < 0)
-                return r;
-        if ((v = ynode_get(root, "unknown-directives")) &&
-            (r = get_action(c, v, "unknown-directives", &p->unknown_action)) < 0)
-                return r;
-        if ((v = ynode_get(root, "removed-lines"))) {
-                r = expect_kind(c, v, YNODE_SCALAR, "removed-lines");
-                if (r < 0)
-                        return r;
-                if (streq(v->scalar, "delete"))
-                        p->comment_removed = false;
-                else if (streq(v->scalar, "comment"))
-                        p->comment_removed = true;
-                else
-                        return fail(c, v, "removed-lines must be delete or comment, not '%s'", v->scalar);
-        }
-        if ((v = ynode_get(root, "rewrites"))) {
-                r = expect_kind(c, v, YNODE_SEQUENCE, "rewrites");
-                for (size_t i = 0; r >= 0 && i < v->n_items; i++)
-                        r = apply_rewrite(c, p, v->items[i]);
+        return 0;
+}
+
+static int apply_tree(LoadContext *c, Policy *p, const YNode *root) {
+        for (size_t i = 0; i < ELEMENTSOF(policy_keys); i++) {
+                const YNode *v;
+                int r;
+
+                if (!policy_keys[i].apply || !(v = ynode_get(root, policy_keys[i].name)))
+                        continue;
+                r = policy_keys[i].apply(c, p, v);
                 if (r < 0)
                         return r;
         }
@@ -595,6 +710,20 @@ static char *resolve_relative(const char *name, const char *relative_to) {
 
 static bool looks_like_path(const char *s) {
         return strchr(s, '/') || endswith(s, ".yaml") || endswith(s, ".yml");
+}
+
+/* A key given twice in any mapping is an error: YAML leaves it to the
+ * reader, and "last one wins" would let a later line undo an earlier one
+ * unnoticed (User: fatal ... User: warn). */
+static int check_duplicate_keys(LoadContext *c, const YNode *root) {
+        const YNode *dup, *first;
+        int r;
+
+        r = ynode_find_duplicate_key(root, &dup, &first);
+        if (r <= 0)
+                return r;
+        return fail(c, dup, "duplicate key '%s' (first given at line %u, column %u)", dup->scalar, first->line,
+                    first->column);
 }
 
 static int load_tree(LoadContext *c, const char *text, size_t size, const char *source, const YNode *at,
@@ -640,17 +769,11 @@ static int load_tree(LoadContext *c, const char *text, size_t size, const char *
                 r = fail(c, NULL, "empty policy: at least 'version: 1' is needed");
                 goto out;
         }
+        /* Whether this is a policy at all comes first: a file that is not
+         * one (extends: /etc/shadow) gets no token of it quoted back. */
         r = expect_kind(c, root, YNODE_MAPPING, "a policy");
         if (r < 0)
                 goto out;
-        {
-                static const char *const keys[] = { "version", "name", "description", "extends", "target",
-                                                    "mode", "user-names", "drop-ins", "invalid",
-                                                    "unknown-directives", "removed-lines", "rewrites", NULL };
-                r = check_keys(c, root, "a policy", keys);
-                if (r < 0)
-                        goto out;
-        }
         v = ynode_get(root, "version");
         if (!v) {
                 r = fail(c, root, "the policy must say 'version: 1'");
@@ -660,6 +783,12 @@ static int load_tree(LoadContext *c, const char *text, size_t size, const char *
                 r = fail(c, v, "unsupported policy version (this unitguard reads version 1)");
                 goto out;
         }
+        r = check_duplicate_keys(c, root);
+        if (r < 0)
+                goto out;
+        r = check_policy_keys(c, root);
+        if (r < 0)
+                goto out;
 
         c->chain[c->depth++] = canonical;
         v = ynode_get(root, "extends");
@@ -717,6 +846,7 @@ static int load_source(LoadContext *c, const char *name_or_path, const char *rel
                        const YNode *at, Policy **ret) {
         _cleanup_free_ char *path = NULL, *text = NULL, *source = NULL;
         const BuiltinPolicy *b;
+        const char *type = NULL;
         size_t size;
         int r;
 
@@ -732,12 +862,19 @@ static int load_source(LoadContext *c, const char *name_or_path, const char *rel
         path = resolve_relative(name_or_path, relative_to);
         if (!path)
                 return -ENOMEM;
-        r = read_full_file(path, POLICY_FILE_MAX, &text, &size);
+        r = policy_file_read(path, POLICY_FILE_MAX, &text, &size, &type);
         if (r < 0) {
                 if (r == -ENOMEM)
                         return r;
-                return fail(c, at, "cannot read policy '%s': %s", path,
-                            r == -EFBIG ? "larger than 16 MiB" : strerror(-r));
+                r = fail(c, at, "cannot read policy '%s': %s%s", path,
+                         r == -EFBIG         ? "larger than 16 MiB"
+                         : r == -EMEDIUMTYPE ? "not a regular file but "
+                                             : strerror(-r),
+                         r == -EMEDIUMTYPE ? type : "");
+                /* Named on the command line: there is no position to give. */
+                if (!at)
+                        c->err->line = c->err->column = 0;
+                return r;
         }
         return load_tree(c, text, size, path, at, ret);
 }

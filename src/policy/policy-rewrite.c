@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Rewrites: policy-requested changes to accepted units, each reported. */
-#define PCRE2_CODE_UNIT_WIDTH 8
 #include <errno.h>
 #include <fnmatch.h>
-#include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,21 +72,25 @@ static bool conditions_hold(const Rewrite *rw, const UnitGroup *g, UnitType type
 }
 
 /* 1 if the entry's value matches the rewrite's pattern (or there is none),
- * 0 if not, -ENOMEM. */
-static int value_matches(const Rewrite *rw, const char *value) {
-        pcre2_match_data *md;
-        int rc;
-
+ * 0 if not, -ENOMEM, or -E2BIG when a limit stopped the match (*ret_limit
+ * names it). */
+static int value_matches(const Policy *p, const Rewrite *rw, const char *value, const char **ret_limit) {
         if (!rw->value_re)
                 return 1;
-        md = pcre2_match_data_create_from_pattern(rw->value_re, NULL);
-        if (!md)
+        return regex_match(&p->matcher, rw->value_re, value, NULL, NULL, ret_limit);
+}
+
+/* A rewrite that cannot be decided for an entry must not be skipped as if
+ * it did not apply: a security rewrite silently left out is a hole. The
+ * unit is rejected instead, naming the rule and the limit. */
+static int undecided(const Policy *p, const Rewrite *rw, UnitFile *f, const UnitEntry *e, const char *limit) {
+        _cleanup_free_ char *rule = NULL;
+
+        if (asprintf(&rule, "%s:rewrite.%s", p->name, rw->id) < 0)
                 return -ENOMEM;
-        rc = pcre2_match(rw->value_re, (PCRE2_SPTR) value, strlen(value), 0, 0, md, NULL);
-        pcre2_match_data_free(md);
-        if (rc == PCRE2_ERROR_NOMEMORY)
-                return -ENOMEM;
-        return rc >= 0;
+        return diag_add(&f->diags, DIAG_ERROR, EFFECT_NONE, rule, f->path, e->line_first, rw->section, rw->key,
+                        "The rewrite's 'matching' regex hit its %s on this value, so the rewrite cannot be applied; unit rejected",
+                        limit);
 }
 
 static int note(const Policy *p, const Rewrite *rw, UnitFile *f, const UnitEntry *e, const char *what) {
@@ -100,6 +102,8 @@ static int note(const Policy *p, const Rewrite *rw, UnitFile *f, const UnitEntry
                         rw->section, rw->key, "%s", what);
 }
 
+/* 0 when applied (or nothing to do), 1 when undecided (reported), or a
+ * negative errno. */
 static int apply_one(const Policy *p, const Rewrite *rw, UnitGroup *g, UnitFile *target) {
         _cleanup_free_ char *msg = NULL;
         bool key_set = false;
@@ -113,11 +117,16 @@ static int apply_one(const Policy *p, const Rewrite *rw, UnitGroup *g, UnitFile 
                                 continue;
                         for (size_t i = 0; i < f->n_entries; i++) {
                                 UnitEntry *e = &f->entries[i];
+                                const char *limit = NULL;
 
                                 if (!entry_is(f, e, rw->section, rw->key))
                                         continue;
                                 key_set = true;
-                                r = value_matches(rw, e->value);
+                                r = value_matches(p, rw, e->value, &limit);
+                                if (r == -E2BIG) {
+                                        r = undecided(p, rw, f, e, limit);
+                                        return r < 0 ? r : 1;
+                                }
                                 if (r < 0)
                                         return r;
                                 if (r == 0)
@@ -178,7 +187,7 @@ int policy_apply_rewrites(const Policy *p, UnitGroup *g) {
                 if (!conditions_hold(rw, g, target->type))
                         continue;
                 r = apply_one(p, rw, g, target);
-                if (r < 0)
+                if (r != 0)
                         return r;
         }
         return 0;

@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Policy objects: lifetime, lookups, errors. */
-#define PCRE2_CODE_UNIT_WIDTH 8
 #include <errno.h>
-#include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,8 +24,7 @@ void rewrite_done(Rewrite *rw) {
         free(rw->value);
         free(rw->to);
         free(rw->matching);
-        if (rw->value_re)
-                pcre2_code_free(rw->value_re);
+        regex_free(rw->value_re);
         *rw = (Rewrite) {};
 }
 
@@ -39,40 +36,22 @@ Policy *policy_free(Policy *p) {
         free(p->source);
         free(p->extends);
         free(p->user_regex);
-        if (p->user_re)
-                pcre2_code_free(p->user_re);
-        if (p->user_match)
-                pcre2_match_data_free(p->user_match);
-        if (p->user_mctx)
-                pcre2_match_context_free(p->user_mctx);
+        regex_free(p->user_re);
+        regex_matcher_done(&p->matcher);
         for (size_t i = 0; i < p->n_directives; i++)
                 free(p->directives[i].name);
         free(p->directives);
+        name_index_done(&p->directive_names);
         for (size_t i = 0; i < p->n_rewrites; i++)
                 rewrite_done(&p->rewrites[i]);
         free(p->rewrites);
+        name_index_done(&p->rewrite_ids);
         free(p);
         return NULL;
 }
 
-/* No rule may backtrack for long: these bound every match. */
-#define REGEX_MATCH_LIMIT 100000
-#define REGEX_DEPTH_LIMIT 1000
-
 int policy_finish(Policy *p) {
-        if (p->user_re && !p->user_match) {
-                p->user_match = pcre2_match_data_create_from_pattern(p->user_re, NULL);
-                if (!p->user_match)
-                        return -ENOMEM;
-        }
-        if (!p->user_mctx) {
-                p->user_mctx = pcre2_match_context_create(NULL);
-                if (!p->user_mctx)
-                        return -ENOMEM;
-                pcre2_set_match_limit(p->user_mctx, REGEX_MATCH_LIMIT);
-                pcre2_set_depth_limit(p->user_mctx, REGEX_DEPTH_LIMIT);
-        }
-        return 0;
+        return regex_matcher_init(&p->matcher);
 }
 
 void policy_error_done(PolicyError *e) {
@@ -82,14 +61,26 @@ void policy_error_done(PolicyError *e) {
 }
 
 int policy_error_format(const PolicyError *e, StrBuf *out) {
-        return strbuf_printf(out, "%s:%u:%u: error: %s\n", e->file ? e->file : "<policy>", e->line,
-                             e->column, e->message ? e->message : "invalid policy");
+        const char *file = e->file ? e->file : "<policy>", *message = e->message ? e->message : "invalid policy";
+
+        if (e->line == 0)
+                return strbuf_printf(out, "%s: error: %s\n", file, message);
+        return strbuf_printf(out, "%s:%u:%u: error: %s\n", file, e->line, e->column, message);
+}
+
+const char *policy_directive_key(const void *policy, size_t i) {
+        return ((const Policy *) policy)->directives[i].name;
+}
+
+const char *policy_rewrite_key(const void *policy, size_t i) {
+        return ((const Policy *) policy)->rewrites[i].id;
 }
 
 PolicyAction policy_action_for(const Policy *p, const char *directive) {
-        for (size_t i = 0; i < p->n_directives; i++)
-                if (streq(p->directives[i].name, directive))
-                        return p->directives[i].action;
+        size_t i;
+
+        if (name_index_find(&p->directive_names, directive, policy_directive_key, p, &i) >= 0)
+                return p->directives[i].action;
         return p->invalid_default;
 }
 

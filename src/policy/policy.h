@@ -5,6 +5,8 @@
 #include <stddef.h>
 
 #include "basic/strbuf.h"
+#include "name-index.h"
+#include "policy-regex.h"
 #include "validate/user-name.h"
 
 /* A policy, after `extends:` has been resolved. See unitguard.policy(5). */
@@ -52,7 +54,7 @@ typedef struct Rewrite {
         char *value;           /* set/add: the new value */
         char *to;              /* rename: the new key */
         char *matching;        /* set/remove/rename: regex the old value must match, or NULL */
-        void *value_re;        /* compiled `matching` (pcre2_code *) */
+        void *value_re;        /* compiled `matching` (see policy-regex.h) */
 } Rewrite;
 
 typedef struct DirectiveAction {
@@ -70,21 +72,22 @@ typedef struct Policy {
 
         int user_rule;         /* UserNameMode or UserRule */
         char *user_regex;
-        void *user_re;         /* pcre2_code * */
-        void *user_match;      /* pcre2_match_data * */
-        void *user_mctx;       /* pcre2_match_context *, with match limits */
+        void *user_re;         /* compiled user_regex (see policy-regex.h) */
+        RegexMatcher matcher;  /* limits and match data of every regex above and below */
         bool numeric_ids;
         bool empty_user_rejects;
 
         bool dropins_strict;   /* errors in drop-ins count like in the unit file */
         PolicyAction invalid_default;
         DirectiveAction *directives;
-        size_t n_directives;
+        size_t n_directives, allocated_directives;
+        NameIndex directive_names;     /* name -> position in directives */
         PolicyAction unknown_action;
         bool comment_removed;  /* comment removed lines out instead of deleting them */
 
         Rewrite *rewrites;
-        size_t n_rewrites;
+        size_t n_rewrites, allocated_rewrites;
+        NameIndex rewrite_ids;         /* id -> position in rewrites */
 } Policy;
 
 typedef struct PolicyError {
@@ -94,7 +97,8 @@ typedef struct PolicyError {
 } PolicyError;
 
 void policy_error_done(PolicyError *e);
-/* "FILE:LINE:COL: error: message" */
+/* "FILE:LINE:COL: error: message", or "FILE: error: message" when line is 0
+ * (a file named on the command line that cannot be read). */
 int policy_error_format(const PolicyError *e, StrBuf *out);
 
 /* Loads a shipped policy by name, or a file (anything with a '/' or ending

@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#define PCRE2_CODE_UNIT_WIDTH 8
 #include <errno.h>
-#include <pcre2.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,23 +24,21 @@ static UserNameMode systemd_mode(unsigned version) {
         return version >= 246 ? USER_NAME_RELAXED : USER_NAME_STRICT;
 }
 
-/* 1 if the whole name matches, 0 if not, -E2BIG when the match or depth
- * limit stopped the regex (the name then counts as not matching). */
-static int regex_matches(const Policy *p, const char *name) {
-        int rc = pcre2_match(p->user_re, (PCRE2_SPTR) name, strlen(name), 0, 0, p->user_match,
-                             p->user_mctx);
+/* 1 if the whole name matches, 0 if not, -ENOMEM, or -E2BIG when a limit
+ * stopped the regex (*ret_limit names it; the name is then not accepted). */
+static int regex_matches(const Policy *p, const char *name, const char **ret_limit) {
+        size_t start, end;
+        int r;
 
-        if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT)
-                return -E2BIG;
-        if (rc < 0)
-                return 0;
-        return pcre2_get_ovector_pointer(p->user_match)[0] == 0 &&
-               pcre2_get_ovector_pointer(p->user_match)[1] == strlen(name);
+        r = regex_match(&p->matcher, p->user_re, name, &start, &end, ret_limit);
+        if (r <= 0)
+                return r;
+        return start == 0 && end == strlen(name);
 }
 
-/* One name (or numeric ID) under the policy: 1 acceptable, 0 not, -E2BIG
- * when the policy's regex hit its match limit. */
-static int name_ok(const Policy *p, unsigned version, const char *name) {
+/* One name (or numeric ID) under the policy: 1 acceptable, 0 not, -ENOMEM,
+ * or -E2BIG when the policy's regex hit a limit (named in *ret_limit). */
+static int name_ok(const Policy *p, unsigned version, const char *name, const char **ret_limit) {
         uint32_t uid;
 
         /* Numbers are IDs, judged by how systemd parses them, never names. */
@@ -53,7 +49,7 @@ static int name_ok(const Policy *p, unsigned version, const char *name) {
         case USER_RULE_SYSTEMD:
                 return user_name_is_valid(name, systemd_mode(version));
         case USER_RULE_REGEX:
-                return regex_matches(p, name);
+                return regex_matches(p, name, ret_limit);
         default:
                 return user_name_is_valid(name, (UserNameMode) p->user_rule);
         }
@@ -96,6 +92,7 @@ int policy_check_user_value(const Policy *p, unsigned version, const JudgeContex
 
         while (*s) {
                 size_t n;
+                const char *limit = NULL;
                 char *name;
                 int ok;
 
@@ -113,11 +110,15 @@ int policy_check_user_value(const Policy *p, unsigned version, const JudgeContex
                 name = strndup(s, n);
                 if (!name)
                         return -ENOMEM;
-                ok = name_ok(p, version, name);
+                ok = name_ok(p, version, name, &limit);
+                if (ok == -ENOMEM) {
+                        free(name);
+                        return ok;
+                }
                 if (ok <= 0) {
                         if (ok == -E2BIG) {
                                 free(*ret_setting);
-                                if (asprintf(ret_setting, "user-names.regex: match limit exceeded") < 0) {
+                                if (asprintf(ret_setting, "user-names.regex: %s exceeded", limit) < 0) {
                                         *ret_setting = NULL;
                                         free(name);
                                         return -ENOMEM;

@@ -7,6 +7,7 @@
 
 #include "basic/alloc-util.h"
 #include "basic/macro.h"
+#include "name-index.h"
 #include "yaml-tree.h"
 
 YNode *ynode_free(YNode *n) {
@@ -27,6 +28,42 @@ const YNode *ynode_get(const YNode *map, const char *key) {
                 if (map->items[i]->kind == YNODE_SCALAR && streq(map->items[i]->scalar, key))
                         return map->items[i + 1];
         return NULL;
+}
+
+/* Keys of a mapping by pair number, for the name index. */
+static const char *pair_key(const void *map, size_t pair) {
+        return ((const YNode *) map)->items[2 * pair]->scalar;
+}
+
+int ynode_find_duplicate_key(const YNode *n, const YNode **ret_dup, const YNode **ret_first) {
+        NameIndex keys = {};
+        int r = 0;
+
+        if (!n || n->kind == YNODE_SCALAR)
+                return 0;
+
+        /* Depth first, each key checked before its value is entered: the
+         * first repeat found is the first in the document. */
+        for (size_t i = 0; i < n->n_items && r == 0; i++) {
+                const YNode *k = n->items[i];
+
+                if (n->kind == YNODE_MAPPING && i % 2 == 0 && k->kind == YNODE_SCALAR) {
+                        size_t first;
+
+                        if (name_index_find(&keys, k->scalar, pair_key, n, &first) >= 0) {
+                                *ret_dup = k;
+                                *ret_first = n->items[2 * first];
+                                r = 1;
+                                break;
+                        }
+                        r = name_index_add(&keys, i / 2, pair_key, n);
+                        if (r < 0)
+                                break;
+                }
+                r = ynode_find_duplicate_key(k, ret_dup, ret_first);
+        }
+        name_index_done(&keys);
+        return r;
 }
 
 typedef struct Builder {

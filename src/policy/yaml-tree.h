@@ -37,3 +37,9 @@ YNode *ynode_free(YNode *n);
 
 /* Mapping lookup by key; NULL if absent. */
 const YNode *ynode_get(const YNode *map, const char *key);
+
+/* Finds the first scalar key, in document order, that repeats a key of the
+ * same mapping, anywhere in the tree: returns 1 with *ret_dup (the repeat)
+ * and *ret_first (the earlier one), 0 if every key is unique, or -ENOMEM.
+ * Linear in the size of the tree. */
+int ynode_find_duplicate_key(const YNode *root, const YNode **ret_dup, const YNode **ret_first);
