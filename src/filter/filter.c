@@ -185,8 +185,9 @@ static int prediction_to_json(const UnitPrediction *p, StrBuf *out) {
         if (r >= 0)
                 r = p->user ? json_append_cstring(out, p->user) : strbuf_append_str(out, "null");
         if (r >= 0)
-                r = strbuf_printf(out, ",\"dynamic_user\":%s,\"runs_as_root\":%s}",
-                                  p->dynamic_user ? "true" : "false", p->runs_as_root ? "true" : "false");
+                r = strbuf_printf(out, ",\"dynamic_user\":%s,\"starts_processes\":%s,\"runs_as_root\":%s}",
+                                  p->dynamic_user ? "true" : "false", p->starts_processes ? "true" : "false",
+                                  p->runs_as_root ? "true" : "false");
         return r < 0 ? r : 0;
 }
 

@@ -30,7 +30,8 @@ typedef struct UnitPrediction {
         const char *load_state;   /* "loaded", "bad-setting" or "error" (static) */
         char *user;               /* effective User=, NULL when unset */
         bool dynamic_user;
-        bool runs_as_root;        /* an exec unit that would run as root */
+        bool starts_processes;    /* the unit itself starts a process (not a plain socket) */
+        bool runs_as_root;        /* a process of the unit would run as root */
 } UnitPrediction;
 
 typedef struct UnitGroup {

@@ -66,6 +66,34 @@ static bool is_exec_unit(UnitType t) {
         return t >= 0 && (UNIT_TYPES_EXEC & UNIT_TYPE_BIT(t));
 }
 
+/* Whether a loaded unit of an exec type starts a process of its own:
+ * services, mounts and swaps always do (the command, mount(8), swapon(8));
+ * a socket only when it has Exec*= lines (a plain socket only listens,
+ * the service it activates runs the processes, under that unit's own
+ * identity). */
+static bool starts_processes(const UnitGroup *g) {
+        const UnitFile *main_file = g->has_fragment && g->n_files > 0 ? g->files[0].file : NULL;
+        UnitType type = main_file ? main_file->type : _UNIT_TYPE_INVALID;
+
+        if (!is_exec_unit(type))
+                return false;
+        if (type != UNIT_SOCKET)
+                return true;
+        for (size_t i = 0; i < g->n_files; i++) {
+                const UnitFile *f = g->files[i].file;
+
+                for (size_t k = 0; f && k < f->n_entries; k++) {
+                        const UnitEntry *e = &f->entries[k];
+
+                        if (e->section >= 0 && e->edit != EDIT_DROP && e->edit != EDIT_COMMENT &&
+                            streq(f->sections[e->section].name, "Socket") && startswith(e->key, "Exec") &&
+                            e->value[0])
+                                return true;
+                }
+        }
+        return false;
+}
+
 static SystemdEffect effect_of(Verdict v) {
         switch (v) {
         case VERDICT_FATAL:
@@ -485,7 +513,7 @@ static int judge_file(UnitRun *u, UnitFile *f) {
 static int record_prediction(UnitRun *u, bool semantic_refusal) {
         const UnitGroup *g = u->g;
         const UnitFile *main_file = g->has_fragment && g->n_files > 0 ? g->files[0].file : NULL;
-        bool exec = main_file && is_exec_unit(main_file->type);
+        bool exec = starts_processes(u->g);
         UnitPrediction *pr = &u->g->systemd;
 
         *pr = (UnitPrediction) {
@@ -495,6 +523,7 @@ static int record_prediction(UnitRun *u, bool semantic_refusal) {
                               : u->sys.refused || semantic_refusal ? "bad-setting"
                                                                    : "loaded",
                 .dynamic_user = u->sys.dynamic_user,
+                .starts_processes = exec,
         };
         /* A unit that does not load runs nothing; a user manager runs its
          * units as its own user and cannot switch to another one. */
@@ -524,7 +553,7 @@ int policy_engine_judge(void *userdata, UnitGroup *g) {
                         return r;
         }
 
-        if (g->n_files > 0 && g->files[0].file && is_exec_unit(g->files[0].file->type)) {
+        if (starts_processes(g)) {
                 r = report_identity(&u);
                 if (r < 0)
                         return r;
