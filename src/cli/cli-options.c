@@ -7,6 +7,7 @@
 
 #include "cli-options.h"
 #include "exit-codes.h"
+#include "validate/judge.h"
 
 int cli_parse_version(const char *verb, const char *arg, unsigned *ret) {
         char *end;
@@ -14,10 +15,12 @@ int cli_parse_version(const char *verb, const char *arg, unsigned *ret) {
 
         errno = 0;
         v = strtoul(arg, &end, 10);
-        if (!*arg || *end || errno || v < 200 || v > 999) {
+        if (!*arg || *end || errno || v < 1 || v > 100000) {
                 fprintf(stderr, "unitguard %s: invalid systemd version '%s'\n", verb, arg);
                 return -EINVAL;
         }
+        if (cli_check_version(verb, (unsigned) v, "--target-version") < 0)
+                return -ERANGE;
         *ret = (unsigned) v;
         return 0;
 }
@@ -28,4 +31,13 @@ int cli_bad_option(const char *verb, int argc, char **argv, int opt) {
         else if (optind - 1 < argc)
                 fprintf(stderr, "unitguard %s: unknown option '%s'; see --help\n", verb, argv[optind - 1]);
         return EXIT_USAGE;
+}
+
+int cli_check_version(const char *verb, unsigned v, const char *what) {
+        if (v >= SYSTEMD_VERSION_OLDEST_MODELLED && v <= SYSTEMD_VERSION_NEWEST_MODELLED)
+                return 0;
+        fprintf(stderr,
+                "unitguard %s: %s: systemd %u is outside the versions unitguard models (%d to %d); a prediction would be a guess\n",
+                verb, what, v, SYSTEMD_VERSION_OLDEST_MODELLED, SYSTEMD_VERSION_NEWEST_MODELLED);
+        return -ERANGE;
 }

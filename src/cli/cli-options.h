@@ -7,3 +7,5 @@
 int cli_parse_version(const char *verb, const char *arg, unsigned *ret);
 /* Reports an unknown option or a missing argument; returns EXIT_USAGE. */
 int cli_bad_option(const char *verb, int argc, char **argv, int opt);
+/* Refuses (with a message) a version outside what the tables model. */
+int cli_check_version(const char *verb, unsigned v, const char *what);

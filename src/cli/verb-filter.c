@@ -298,6 +298,8 @@ static int pipeline(int argc, char **argv, bool check) {
                 if (r < 0)
                         return r == -ENOMEM ? EXIT_INPUT : EXIT_USAGE;
         }
+        if (policy && !target && cli_check_version(verb, policy->target, "the policy's target") < 0)
+                return EXIT_USAGE;
         if (policy) {
                 engine.policy = policy;
                 engine.version = target ? target : policy->target;

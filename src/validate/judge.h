@@ -1,6 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+/* The systemd versions whose behaviour the tables and the judge model
+ * (user names, fatal sets, parser rules: 233 to 252, checked against 252).
+ * A prediction for any other version would be an extrapolation, which
+ * unitguard refuses (unitguard(1), --target-version). */
+#define SYSTEMD_VERSION_OLDEST_MODELLED 233
+#define SYSTEMD_VERSION_NEWEST_MODELLED 252
+
 #include <stdbool.h>
 
 #include "unit/unit-type.h"
