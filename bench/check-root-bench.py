@@ -2,7 +2,7 @@
 """check --root against systemd-analyze verify --root, like for like.
 
 Two roots: the shared corpus laid out as one DESTDIR root
-(bench/corpus-root.py), and a synthetic root of N services with drop-ins
+(tests/tools/corpus-root.py), and a synthetic root of N services with drop-ins
 (etc/ overrides, dash-prefix and type-wide directories, aliases, masks).
 Each side is one process over the same root and the same units: unitguard
 judges the whole unit set with the default policy; systemd-analyze verifies
@@ -90,7 +90,7 @@ def main():
         ['systemd-analyze', '--version'], capture_output=True, text=True).stdout.splitlines()[0]))
     with tempfile.TemporaryDirectory(prefix='ug-bench-root-') as tmp:
         corpus_root = os.path.join(tmp, 'corpus')
-        subprocess.run([sys.executable, os.path.join(HERE, 'corpus-root.py'), CORPUS, corpus_root], check=True)
+        subprocess.run([sys.executable, os.path.join(HERE, '..', 'tests', 'tools', 'corpus-root.py'), CORPUS, corpus_root], check=True)
         compare('shared corpus as one root', exe, corpus_root, runs)
         synth = os.path.join(tmp, 'synthetic')
         synthetic_root(synth, n)

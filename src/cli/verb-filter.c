@@ -113,6 +113,15 @@ static int run_root(Filter *f, const char *dir, LookupScope scope, unsigned vers
                                      strerror(-r));
         }
         r = lookup_set_build(&root, scope, version, &set);
+        if (r >= 0 && set.n_units == 0) {
+                /* Nothing here for this manager: say whether the other has units. */
+                LookupSet other = {};
+
+                r = lookup_set_build(&root, scope == LOOKUP_USER ? LOOKUP_SYSTEM : LOOKUP_USER, version, &other);
+                if (r >= 0)
+                        f->other_scope_units = (unsigned) other.n_units;
+                lookup_set_done(&other);
+        }
         if (r >= 0)
                 r = filter_root(f, &root, &set, dir);
         lookup_set_done(&set);

@@ -185,8 +185,12 @@ int filter_root(Filter *f, const Root *root, const LookupSet *set, const char *s
         if (r >= 0 && units == 0) {
                 f->n_input_errors++;
                 r = filter_report(f, DIAG_ERROR, "input.no-units", shown_root, NULL,
-                                  "no unit files found under the %s search path",
-                                  lookup_scope_to_string(set->paths.scope));
+                                  "no unit files found under the %s search path%s",
+                                  lookup_scope_to_string(set->paths.scope),
+                                  f->other_scope_units > 0 ? (set->paths.scope == LOOKUP_SYSTEM
+                                                                      ? " (the user manager's has some: use --user)"
+                                                                      : " (the system manager's has some: use --system)")
+                                                           : "");
         }
         root_run_done(&rr);
         if (r < 0)

@@ -43,6 +43,7 @@ typedef struct Filter {
         unsigned n_units, n_rejected, n_changed, n_input_errors;
         unsigned n_masked;             /* --root: masked units, not judged */
         unsigned n_not_units;          /* files in a tree that are not units or drop-ins */
+        unsigned other_scope_units;    /* --root: units of the other manager (for a hint) */
         unsigned n_tree_errors;        /* --root: alias loops and the like */
         unsigned n_diags[3];           /* rendered findings by DiagSeverity */
 } Filter;

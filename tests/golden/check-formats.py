@@ -118,6 +118,16 @@ def main():
         rc_sarif, sarif = run(exe, case, words + ['--format', 'sarif'])
         if not (rc_text == rc_json == rc_sarif):
             problems.append('exit status: text %d, json %d, sarif %d' % (rc_text, rc_json, rc_sarif))
+        if rc_json == 2:
+            # A usage error: no document in any format, the same status.
+            if problems or js or sarif:
+                problems.append('usage error must write no document')
+            checked += 1
+            print('%s %s' % ('FAIL' if problems else 'ok', name))
+            failures += bool(problems)
+            for p in problems:
+                print('  ' + p)
+            continue
         doc = json.loads(js)
         lines = text.splitlines()
         summary = lines.pop() if lines else ''

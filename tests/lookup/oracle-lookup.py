@@ -187,7 +187,7 @@ def compare(root, ours, theirs):
 
 
 def compare_root(exe, root):
-    """One given root (e.g. the shared corpus laid out by bench/corpus-root.py)."""
+    """One given root (e.g. the shared corpus laid out by tests/tools/corpus-root.py)."""
     root = os.path.abspath(root)
     ours = unitguard_units(exe, root)
     names = [u['id'] for u in ours if u['state'] in ('loaded', 'masked') and not re.search(r'@\.', u['id'])]
