@@ -18,8 +18,8 @@ SUFFIXES = ('.service', '.socket', '.target', '.mount', '.automount', '.swap', '
 def main():
     exe, corpus, make_stream = sys.argv[1:4]
     if not os.path.isdir(corpus):
-        print(f'corpus not found at {corpus}; skipping')
-        sys.exit(77)
+        print(f'corpus not found at {corpus}; CI always has it, so this fails')
+        sys.exit(1)
     failures = 0
     files = []
     for root, dirs, names in os.walk(corpus):
