@@ -12,11 +12,19 @@
 #include "strbuf.h"
 
 int read_full_fd(int fd, size_t max_size, char **ret, size_t *ret_size) {
-        _cleanup_(strbuf_done) StrBuf b = {};
         struct stat st;
+
+        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+                return read_full_fd_sized(fd, st.st_size, max_size, ret, ret_size);
+        return read_full_fd_sized(fd, 0, max_size, ret, ret_size);
+}
+
+int read_full_fd_sized(int fd, off_t size_hint, size_t max_size, char **ret, size_t *ret_size) {
+        _cleanup_(strbuf_done) StrBuf b = {};
+        struct stat st = { .st_size = size_hint };
         int r;
 
-        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        if (st.st_size > 0) {
                 if ((unsigned long long) st.st_size > max_size)
                         return -EFBIG;
                 /* One byte more than the size, so that the read that

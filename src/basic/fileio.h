@@ -2,6 +2,7 @@
 #pragma once
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Reads a whole file (or fd) into a freshly allocated, NUL-terminated
  * buffer. Fails with -EFBIG when it is larger than max_size bytes. */
@@ -9,6 +10,9 @@ int read_full_fd(int fd, size_t max_size, char **ret, size_t *ret_size);
 /* Only a regular file is read: a FIFO, socket or device might block
  * forever or never end, and is refused with -EBADFD without waiting (a
  * directory with -EISDIR). */
+/* Like read_full_fd, for a caller that has the file's size from fstat
+ * already (0: unknown). */
+int read_full_fd_sized(int fd, off_t size_hint, size_t max_size, char **ret, size_t *ret_size);
 int read_full_file(const char *path, size_t max_size, char **ret, size_t *ret_size);
 /* strerror() for the errors above, with -EBADFD as "not a regular file". */
 const char *read_error_to_string(int error);

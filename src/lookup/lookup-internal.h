@@ -33,6 +33,7 @@ typedef struct DropinDir {
         int error;
         bool used, listed;
         char **files;          /* *.conf entries, sorted (listed lazily) */
+        LookupFile *resolved;  /* for each file: path, source (NULL: masked), error */
         size_t n_files;
 } DropinDir;
 

@@ -345,35 +345,10 @@ static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth
         return expand_name(b, l, built, depth + 1);
 }
 
-static int list_dropin_dir(Builder *b, DropinDir *d) {
-        char **names = NULL;
-        size_t n = 0, k = 0;
-        int r;
-
-        if (d->listed)
-                return 0;
-        d->listed = true;
-        r = list_dir(b->root, d->path, &names, &n);
-        if (r == -ENOMEM)
-                return r;
-        if (r < 0) {
-                d->error = r;
-                return 0;
-        }
-        for (size_t i = 0; i < n; i++) {
-                if (names[i][0] != '.' && endswith(names[i], ".conf"))
-                        names[k++] = names[i];
-                else
-                        free(names[i]);
-        }
-        d->files = names;
-        d->n_files = k;
-        return 0;
-}
-
 typedef struct Found {
         const char *name;
-        const DropinDir *dir;
+        const LookupFile *file;        /* NULL: the directory `bad` cannot be read */
+        const DropinDir *bad;
 } Found;
 
 static int found_compare(const void *a, const void *b) {
@@ -418,6 +393,41 @@ static int dropin_file(Builder *b, const DropinDir *d, const char *name, LookupF
         return 0;
 }
 
+static int list_dropin_dir(Builder *b, DropinDir *d) {
+        char **names = NULL;
+        size_t n = 0, k = 0;
+        int r;
+
+        if (d->listed)
+                return 0;
+        d->listed = true;
+        r = list_dir(b->root, d->path, &names, &n);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                d->error = r;
+                return 0;
+        }
+        for (size_t i = 0; i < n; i++) {
+                if (names[i][0] != '.' && endswith(names[i], ".conf"))
+                        names[k++] = names[i];
+                else
+                        free(names[i]);
+        }
+        d->files = names;
+        d->n_files = k;
+        /* Each file is resolved once, however many units it applies to. */
+        d->resolved = new0(LookupFile, k);
+        if (!d->resolved)
+                return -ENOMEM;
+        for (size_t i = 0; i < k; i++) {
+                r = dropin_file(b, d, names[i], &d->resolved[i]);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
 static int collect_dropins(Builder *b, LookupUnit *u) {
         _cleanup_free_ Found *found = NULL;
         DirList l = {};
@@ -446,6 +456,17 @@ static int collect_dropins(Builder *b, LookupUnit *u) {
                 DropinDir *d = l.items[i];
 
                 r = list_dropin_dir(b, d);
+                if (r >= 0 && d->error && !d->n_files) {
+                        /* An unreadable drop-in directory: the unit cannot be
+                         * read whole, which the filter reports. */
+                        r = strmap_put(&seen, d->path, (void *) d);
+                        if (r > 0) {
+                                if (GREEDY_REALLOC(found, allocated, n_found + 1) < 0)
+                                        r = -ENOMEM;
+                                else
+                                        found[n_found++] = (Found) { "", NULL, d };
+                        }
+                }
                 for (size_t j = 0; r >= 0 && j < d->n_files; j++) {
                         r = strmap_put(&seen, d->files[j], (void *) d);
                         if (r <= 0)
@@ -453,7 +474,7 @@ static int collect_dropins(Builder *b, LookupUnit *u) {
                         if (GREEDY_REALLOC(found, allocated, n_found + 1) < 0)
                                 r = -ENOMEM;
                         else
-                                found[n_found++] = (Found) { d->files[j], d };
+                                found[n_found++] = (Found) { d->files[j], &d->resolved[j], NULL };
                 }
         }
         strmap_done(&seen);
@@ -468,9 +489,21 @@ static int collect_dropins(Builder *b, LookupUnit *u) {
                         return -ENOMEM;
         }
         for (size_t i = 0; i < n_found; i++) {
-                r = dropin_file(b, found[i].dir, found[i].name, &u->dropins[u->n_dropins++]);
-                if (r < 0)
-                        return r;
+                const LookupFile *src = found[i].file;
+                LookupFile *dst = &u->dropins[u->n_dropins++];
+
+                if (!src) {
+                        dst->error = found[i].bad->error;
+                        dst->path = strdup(found[i].bad->path);
+                        if (!dst->path)
+                                return -ENOMEM;
+                        continue;
+                }
+                dst->error = src->error;
+                dst->path = strdup(src->path);
+                dst->source = src->source ? strdup(src->source) : NULL;
+                if (!dst->path || (src->source && !dst->source))
+                        return -ENOMEM;
         }
         b->set->stats.dropins += (unsigned) n_found;
         return 0;

@@ -92,9 +92,15 @@ static void dropin_dir_free(DropinDir *d) {
                 return;
         free(d->key);
         free(d->path);
-        for (size_t i = 0; i < d->n_files; i++)
+        for (size_t i = 0; i < d->n_files; i++) {
                 free(d->files[i]);
+                if (d->resolved) {
+                        free(d->resolved[i].path);
+                        free(d->resolved[i].source);
+                }
+        }
         free(d->files);
+        free(d->resolved);
         free(d);
 }
 
@@ -301,7 +307,7 @@ static int scan_symlink(Builder *b, size_t dir, int dfd, const char *name, const
         return add_entry(b, e);
 }
 
-static int note_dropin_dir(Builder *b, size_t dir, const char *name, const char *path) {
+static int note_dropin_dir(Builder *b, size_t dir, const char *name, const char *path, bool is_real_dir) {
         _cleanup_free_ char *key = strndup(name, strlen(name) - 2);
         DropinDir *d, *first;
         int r;
@@ -316,7 +322,13 @@ static int note_dropin_dir(Builder *b, size_t dir, const char *name, const char 
                 return -ENOMEM;
         d->dir = dir;
         d->key = TAKE_PTR(key);
-        r = root_chase(b->root, path, 0, &d->path);
+        /* A real directory in a resolved search directory needs no
+         * resolution; a symlinked one is resolved inside the root. */
+        if (is_real_dir) {
+                d->path = root_path_join(b->set->paths.dirs[dir].resolved, name);
+                r = d->path ? 0 : -ENOMEM;
+        } else
+                r = root_chase(b->root, path, 0, &d->path);
         if (r == -ENOMEM) {
                 dropin_dir_free(d);
                 return r;
@@ -470,7 +482,7 @@ static int scan_search_dir(Builder *b, size_t dir) {
                         }
 
                         if (is_dir && endswith(name, ".d")) {
-                                r = note_dropin_dir(b, dir, name, path);
+                                r = note_dropin_dir(b, dir, name, path, S_ISDIR(st.st_mode));
                                 goto next;
                         }
                         if (is_dir && (endswith(name, ".wants") || endswith(name, ".requires") ||

@@ -203,7 +203,7 @@ int root_read_file(const Root *root, const char *resolved, size_t max_size, char
                 close(fd);
                 return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
         }
-        r = read_full_fd(fd, max_size, ret, ret_size);
+        r = read_full_fd_sized(fd, st.st_size, max_size, ret, ret_size);
         close(fd);
         return r;
 }
