@@ -330,6 +330,12 @@ static int pipeline(int argc, char **argv, bool check) {
                 else
                         r = filter_path(&f, argv[i], framed);
         }
+        /* check: an input that holds no unit at all is an error, not a pass. */
+        if (r >= 0 && check && !root_dir && f.n_units == 0 && f.n_input_errors == 0) {
+                f.n_input_errors++;
+                r = filter_report(&f, DIAG_ERROR, "input.no-units", optind < argc && !streq(argv[optind], "-") ? argv[optind] : "<stdin>", NULL,
+                                  "no unit files found in the input");
+        }
         if (r >= 0)
                 r = filter_flush(&f);
         if (r < 0) {

@@ -313,11 +313,19 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
         return r;
 }
 
-int filter_path(Filter *f, const char *path, bool framed) {
+int filter_path(Filter *f, const char *given, bool framed) {
+        _cleanup_free_ char *trimmed = strdup(given);
+        const char *path = trimmed;
         _cleanup_(unit_group_freep) UnitGroup *g = NULL;
         _cleanup_free_ char *name = NULL, *dropin_of = NULL;
         struct stat st;
         int r;
+
+        if (!trimmed)
+                return -ENOMEM;
+        /* "units/" and "units" are the same tree: no "units//app.service". */
+        for (size_t n = strlen(trimmed); n > 1 && trimmed[n - 1] == '/'; n--)
+                trimmed[n - 1] = '\0';
 
         if (stat(path, &st) < 0) {
                 r = input_error(f, path, -errno, "cannot open");

@@ -329,7 +329,7 @@ int finish_group(Filter *f, UnitGroup *g) {
                                           "unit not written: a file of it could not be read");
                 else
                         r = filter_report(f, DIAG_ERROR, "unit.rejected", unit_group_display_path(g), g->name,
-                                          "unit rejected, not written");
+                                          f->format == OUTPUT_NONE ? "unit rejected" : "unit rejected, not written");
                 if (r < 0)
                         return r;
         }
