@@ -25,6 +25,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, '..', '..', 'shared', 'corpus')
 
 
+def peak_rss_mib(argv):
+    """Peak RSS of the program itself (GNU time: ru_maxrss of a child that
+    never was a copy of this Python process)."""
+    p = subprocess.run(['/usr/bin/time', '-f', '%M'] + argv, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True, cwd='/')
+    return int(p.stderr.strip().splitlines()[-1]) / 1024.0
+
+
 def run(argv, env=None):
     t0 = time.perf_counter()
     p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd='/')
@@ -73,10 +81,11 @@ def compare(label, exe, root, runs):
         rows['unitguard'].append(run(ug))
         rows['systemd-analyze'].append(run(sd))
     print('%s: %d units judged by both' % (label, len(names)))
+    peaks = {'unitguard': peak_rss_mib(ug), 'systemd-analyze': peak_rss_mib(sd)}
     for k, v in rows.items():
         print('  %-16s wall %8.1f ms  cpu %8.1f ms  peak %6.1f MiB   (median of %d)' % (
             k, statistics.median(x[0] for x in v) * 1e3, statistics.median(x[1] for x in v) * 1e3,
-            max(x[2] for x in v), runs))
+            peaks[k], runs))
     wall = statistics.median(s[0] / u[0] for u, s in zip(rows['unitguard'], rows['systemd-analyze']))
     cpu = statistics.median(s[1] / max(u[1], 1e-6) for u, s in zip(rows['unitguard'], rows['systemd-analyze']))
     print('  systemd-analyze / unitguard: wall %.1fx, cpu %.1fx (median of pairwise ratios)' % (wall, cpu))
