@@ -209,6 +209,31 @@ static bool is_dropin_dir_name(const char *name) {
         return stem && (is_unit_file_name(stem) || unit_type_from_string(stem) >= 0);
 }
 
+/* NAME.wants/, .requires/, .upholds/ hold dependency links, not unit
+ * files: each entry is counted as not judged (and named with -v), not
+ * followed. */
+static int note_dependency_dir(Filter *f, const char *dir) {
+        struct dirent **list = NULL;
+        int n, r = 0;
+
+        n = scandir(dir, &list, NULL, name_compare);
+        if (n < 0)
+                return input_error(f, dir, -errno, "cannot read directory");
+        for (int i = 0; i < n; i++) {
+                const char *name = list[i]->d_name;
+
+                if (r >= 0 && name[0] != '.') {
+                        f->n_not_units++;
+                        if (f->show_notes && f->verbose)
+                                r = strbuf_printf(&f->err, "%s/%s: note: in a dependency directory; not followed, not judged (input.not-a-unit)\n",
+                                                  dir, name);
+                }
+                free(list[i]);
+        }
+        free(list);
+        return r;
+}
+
 static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree) {
         struct dirent **list = NULL;
         int n, r = 0;
@@ -298,8 +323,10 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
                         continue;
                 }
                 if (endswith(name, ".wants") || endswith(name, ".requires") ||
-                    endswith(name, ".upholds"))
+                    endswith(name, ".upholds")) {
+                        r = note_dependency_dir(f, p);
                         continue;
+                }
                 r = walk_dir(f, p, depth + 1, tree);
         }
 
