@@ -38,15 +38,41 @@ static int make_framing(const char *path, char **ret) {
                         startswith(path, "./") ? path + 2 : path) < 0 ? -ENOMEM : 0;
 }
 
+/* A file found in a tree: only a regular file is read. It is opened
+ * non-blocking, so that a FIFO (a drop-in symlinked to one) is refused
+ * instead of waited on. */
+static int read_tree_file(const char *path, char **ret, size_t *ret_size) {
+        struct stat st;
+        int fd, r;
+
+        fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return -errno;
+        if (fstat(fd, &st) < 0)
+                r = -errno;
+        else if (S_ISDIR(st.st_mode))
+                r = -EISDIR;
+        else if (!S_ISREG(st.st_mode))
+                r = -EINVAL;
+        else
+                r = read_full_fd(fd, UNIT_FILE_MAX, ret, ret_size);
+        close(fd);
+        return r;
+}
+
 /* Reads path into the group. A file that cannot be read is reported and
- * counted; it does not stop the run. */
-static int group_read_file(Filter *f, UnitGroup *g, const char *path, bool dropin, bool framed) {
+ * counted; it does not stop the run. in_tree: found while walking a
+ * directory (regular files only); otherwise named on the command line. */
+static int group_read_file(Filter *f, UnitGroup *g, const char *path, bool dropin, bool framed, bool in_tree) {
         _cleanup_free_ char *framing = NULL;
         char *data = NULL;
         size_t size;
         int r;
 
-        r = read_full_file(path, UNIT_FILE_MAX, &data, &size);
+        if (in_tree)
+                r = read_tree_file(path, &data, &size);
+        else
+                r = read_full_file(path, UNIT_FILE_MAX, &data, &size);
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
@@ -54,7 +80,8 @@ static int group_read_file(Filter *f, UnitGroup *g, const char *path, bool dropi
                  * rejects its unit. */
                 g->verdict = GROUP_REJECTED;
                 g->unreadable = true;
-                return input_error(f, path, r, r == -EFBIG ? "file too large" : "cannot read");
+                return input_error(f, path, r, r == -EFBIG ? "file too large" :
+                                               r == -EINVAL ? "not a regular file; not read" : "cannot read");
         }
         if (framed)
                 r = make_framing(path, &framing);
@@ -127,7 +154,7 @@ static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, bool fra
                         } else if (lstat(p, &st) < 0)
                                 r = dropin_failure(f, g, p, -errno, "cannot read");
                         else if (S_ISREG(st.st_mode))
-                                r = group_read_file(f, g, p, true, framed);
+                                r = group_read_file(f, g, p, true, framed, true);
                         else if (S_ISLNK(st.st_mode)) {
                                 char target[16];
                                 ssize_t k = readlink(p, target, sizeof(target) - 1);
@@ -141,7 +168,7 @@ static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, bool fra
                                         r = dropin_failure(f, g, p, r < 0 ? r : 0,
                                                            "symlinked drop-in does not lead to a file inside the tree; not read");
                                 else
-                                        r = group_read_file(f, g, p, true, framed);
+                                        r = group_read_file(f, g, p, true, framed, true);
                         } else
                                 r = dropin_failure(f, g, p, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL,
                                                    "drop-in is not a regular file");
@@ -163,7 +190,7 @@ static int process_unit(Filter *f, const char *dir, const char *name, bool frame
         g->has_fragment = true;
         if (asprintf(&path, "%s/%s", dir, name) < 0 || asprintf(&dropins, "%s/%s.d", dir, name) < 0)
                 return -ENOMEM;
-        r = group_read_file(f, g, path, false, framed);
+        r = group_read_file(f, g, path, false, framed, true);
         if (r >= 0)
                 r = group_read_dropins(f, g, dropins, framed, tree);
         if (r >= 0)
@@ -208,6 +235,31 @@ static bool is_dropin_dir_name(const char *name) {
         _cleanup_free_ char *stem = strndup(name, strlen(name) - 2);
 
         return stem && (is_unit_file_name(stem) || unit_type_from_string(stem) >= 0);
+}
+
+/* NAME.wants/, .requires/, .upholds/ hold dependency links, not unit
+ * files: each entry is counted as not judged (and named with -v), not
+ * followed. */
+static int note_dependency_dir(Filter *f, const char *dir) {
+        struct dirent **list = NULL;
+        int n, r = 0;
+
+        n = scandir(dir, &list, NULL, name_compare);
+        if (n < 0)
+                return input_error(f, dir, -errno, "cannot read directory");
+        for (int i = 0; i < n; i++) {
+                const char *name = list[i]->d_name;
+
+                if (r >= 0 && name[0] != '.') {
+                        f->n_not_units++;
+                        if (f->show_notes && f->verbose)
+                                r = strbuf_printf(&f->err, "%s/%s: note: in a dependency directory; not followed, not judged (input.not-a-unit)\n",
+                                                  dir, name);
+                }
+                free(list[i]);
+        }
+        free(list);
+        return r;
 }
 
 static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree) {
@@ -302,8 +354,10 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
                         continue;
                 }
                 if (endswith(name, ".wants") || endswith(name, ".requires") ||
-                    endswith(name, ".upholds"))
+                    endswith(name, ".upholds")) {
+                        r = note_dependency_dir(f, p);
                         continue;
+                }
                 r = walk_dir(f, p, depth + 1, tree);
         }
 
@@ -373,7 +427,7 @@ int filter_path(Filter *f, const char *given, bool framed) {
         if (r < 0)
                 return r;
         g->has_fragment = !dropin_of;
-        r = group_read_file(f, g, path, dropin_of != NULL, framed);
+        r = group_read_file(f, g, path, dropin_of != NULL, framed, false);
         if (r >= 0 && (g->n_files > 0 || g->unreadable))
                 r = finish_group(f, g);
         return r < 0 ? r : filter_flush(f);
