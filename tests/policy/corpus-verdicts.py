@@ -12,7 +12,7 @@ import os
 import subprocess
 import sys
 
-POLICIES = ['default', 'posix', 'debian', 'hardened', 'systemd-233', 'systemd-234', 'systemd-252']
+POLICIES = ['default', 'posix', 'debian', 'hardened', 'strict', 'systemd-233', 'systemd-234', 'systemd-252']
 
 
 def verdicts(exe, corpus, policy):
