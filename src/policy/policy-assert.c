@@ -71,8 +71,8 @@ static bool rule_names(const char *w, size_t n, const char *policy, const Assert
                strncmp(w + kl + 1, a->id, n - kl - 1) == 0;
 }
 
-/* Calls fn on each physical line of f before its first section header
- * (top == true) or on line `line` only. */
+/* A waiver comment of f that names the rule: before the first section
+ * header (top == true), or on physical line `line`. */
 static bool find_inline(const UnitFile *f, unsigned line, bool top, const char *policy, const Assertion *a,
                         InlineWaiver *ret) {
         const char *s = f->data, *end = f->data + f->size;
@@ -141,6 +141,8 @@ static int witness(const Condition *c, CondContext *ctx, bool want, const UnitFi
                 return 0;
         for (size_t i = 0; i < c->n_children; i++) {
                 r = condition_eval(c->children[i], ctx);
+                if (r == -E2BIG)
+                        continue;      /* not evaluated for the verdict: no witness */
                 if (r > 0)
                         r = witness(c->children[i], ctx, want, ret_f, ret_e);
                 if (r != 0)
@@ -160,6 +162,8 @@ static int check_one(PolicyEngine *e, UnitGroup *g, const Assertion *a, CondCont
         DiagSeverity sev = (DiagSeverity) a->severity;
 
         r = condition_eval(a->when, ctx);
+        if (r == 0)
+                return 0;      /* the rule does not apply to the unit */
         if (r > 0)
                 r = condition_eval(a->body, ctx);
         if (asprintf(&rule, "%s:%s.%s", p->name, a->forbid ? "forbid" : "require", a->id) < 0)
@@ -174,8 +178,6 @@ static int check_one(PolicyEngine *e, UnitGroup *g, const Assertion *a, CondCont
                 return r;
         if ((r > 0) != a->forbid)
                 return 0;      /* kept */
-        if (condition_eval(a->when, ctx) == 0)
-                return 0;      /* the rule does not apply */
 
         r = witness(a->body, ctx, a->forbid, &wf, &we);
         if (r < 0)

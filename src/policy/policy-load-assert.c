@@ -218,9 +218,10 @@ static int parse_presence(LoadContext *c, const YNode *v, const char *what, bool
                         r = split_section_key(c, v, keys[i], k);
                 if (r >= 0 && !present) {
                         r = cond_new(COND_NOT, &neg);
-                        if (r >= 0)
-                                r = cond_add_child(neg, TAKE_PTR(k));
-                        k = TAKE_PTR(neg);
+                        if (r >= 0) {
+                                r = cond_add_child(neg, TAKE_PTR(k));   /* frees k on failure */
+                                k = TAKE_PTR(neg);
+                        }
                 }
                 if (r >= 0)
                         r = cond_add_child(all, TAKE_PTR(k));
