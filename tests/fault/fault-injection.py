@@ -32,7 +32,9 @@ ASSERT_POLICY = (b'version: 1\nextends: strict\nrewrites:\n  - id: t\n    when: 
                  b'waivers:\n  - {rule: root-service, unit: "b.service", reason: legacy}\n'
                  b'  - {rule: env, unit: "none", reason: unused}\n')
 ASSERT_STREAM = (STREAM + b'\n# /etc/systemd/system/d.service\n# unitguard: allow require.private-tmp -- shares /tmp\n'
-                 b'[Service]\nExecStart=/bin/d\n# unitguard: allow protect-system\nProtectSystem=yes\n')
+                 b'[Service]\nExecStart=/bin/d\n# unitguard: allow protect-system\nProtectSystem=yes\n'
+                 b'\n# /etc/systemd/system/e.service\n[Service]\nExecStart=/bin/e\nUser=e\nNoNewPrivileges=yes\n'
+                 b'ProtectSystem=strict\nPrivateTmp=yes\n')
 LINE = re.compile(rb'^[^\n]*: (error|warning|note): [^\n]*$')
 
 
