@@ -330,6 +330,14 @@ static int pipeline(int argc, char **argv, bool check) {
                 else
                         r = filter_path(&f, argv[i], framed);
         }
+        /* check: waivers of the policy that no finding used are warnings. */
+        if (r >= 0 && check && policy) {
+                _cleanup_(diag_list_done) DiagList unused = {};
+
+                r = policy_engine_unused_waivers(&engine, &unused);
+                for (size_t i = 0; r >= 0 && i < unused.n; i++)
+                        r = filter_emit(&f, &unused.items[i], NULL);
+        }
         /* check: an input that holds no unit at all is an error, not a pass. */
         if (r >= 0 && check && !root_dir && f.n_units == 0 && f.n_input_errors == 0) {
                 f.n_input_errors++;

@@ -537,7 +537,7 @@ static int record_prediction(UnitRun *u, bool semantic_refusal) {
 }
 
 int policy_engine_judge(void *userdata, UnitGroup *g) {
-        const PolicyEngine *e = userdata;
+        PolicyEngine *e = userdata;
         UnitRun u = { .e = e, .p = e->policy, .g = g };
         const char *why_refused = NULL;
         bool changed = false;
@@ -577,12 +577,16 @@ int policy_engine_judge(void *userdata, UnitGroup *g) {
                         return r;
         }
         if (!u.rejected) {
-                r = policy_apply_rewrites(u.p, g);
+                r = policy_apply_rewrites(u.p, g, e->user_scope);
                 if (r < 0)
                         return r;
                 if (r > 0)
                         u.rejected = true;
         }
+        /* The policy's require: and forbid: rules, on the unit as written. */
+        r = policy_engine_assertions(e, g, &u.rejected);
+        if (r < 0)
+                return r;
 
         changed = group_modified(g);
         g->verdict = u.rejected ? GROUP_REJECTED : changed ? GROUP_CHANGED : GROUP_ACCEPTED;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <stdint.h>
+
 #include "filter/unit-group.h"
 #include "policy.h"
 
@@ -13,7 +15,21 @@ typedef struct PolicyEngine {
         const Policy *policy;
         unsigned version;      /* systemd version predicted (policy target or override) */
         bool user_scope;       /* units of a user manager: they run as that user */
+        /* Which of policy->waivers applied to some unit so far (bit i for
+         * waivers[i]); zero-initialized with the rest of the engine. */
+        uint64_t waivers_used[POLICY_WAIVERS_MAX / 64];
 } PolicyEngine;
 
-/* FilterJudge-compatible: userdata is a PolicyEngine. */
+/* FilterJudge-compatible: userdata is a PolicyEngine. It remembers which
+ * policy waivers were used, so one engine judges the units of one run. */
 int policy_engine_judge(void *userdata, UnitGroup *g);
+
+/* After the run: one warning in out for each waiver of the policy that no
+ * finding used (rule "POLICY:waiver", at the waiver's file and line), in
+ * the order of the policy. Returns 0 or -ENOMEM. */
+int policy_engine_unused_waivers(const PolicyEngine *e, DiagList *out);
+
+/* Internal to the engine: the policy's require:/forbid: rules on one unit,
+ * as it would be written out. Sets *rejected when an error-severity rule
+ * is broken and not waived. */
+int policy_engine_assertions(PolicyEngine *e, UnitGroup *g, bool *rejected);

@@ -7,6 +7,10 @@
 #include "policy.h"
 
 void rewrite_done(Rewrite *rw);
+void assertion_done(Assertion *a);
+void policy_waiver_done(PolicyWaiver *w);
+/* Writes s as a double-quoted YAML scalar. */
+int policy_yaml_quote(StrBuf *out, const char *s);
 /* Prepares a loaded policy for use (match data for regexes). */
 int policy_finish(Policy *p);
 /* NameIndexKey functions: names of directives[i], ids of rewrites[i]. */
@@ -23,4 +27,4 @@ static inline char *mfree_str(char *s) {
 /* Applies the policy's rewrites to an accepted unit. Returns 0, 1 when a
  * rewrite could not be decided and the unit must be rejected (the error is
  * reported), or a negative errno. */
-int policy_apply_rewrites(const Policy *p, UnitGroup *g);
+int policy_apply_rewrites(const Policy *p, UnitGroup *g, bool user_scope);

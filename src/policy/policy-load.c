@@ -11,18 +11,12 @@
 #include "basic/alloc-util.h"
 #include "policy-file.h"
 #include "policy-internal.h"
+#include "policy-load-internal.h"
 #include "unit/unit-type.h"
 #include "yaml-tree.h"
 
-#define EXTENDS_DEPTH_MAX 8
 #define POLICY_FILE_MAX YAML_SIZE_MAX
 
-typedef struct LoadContext {
-        char *chain[EXTENDS_DEPTH_MAX + 1];         /* canonical sources being loaded, for cycles */
-        size_t depth;
-        PolicyError *err;
-        const char *source;                        /* the file being applied */
-} LoadContext;
 
 /* Messages quote tokens of the file: control characters in them are
  * written as \xNN, so that a message stays one line and cannot drive the
@@ -46,8 +40,7 @@ static char *escape_controls(const char *s) {
         return t;
 }
 
-_printf_(3, 4)
-static int fail(LoadContext *c, const YNode *at, const char *fmt, ...) {
+int load_fail(LoadContext *c, const YNode *at, const char *fmt, ...) {
         _cleanup_free_ char *raw = NULL;
         va_list ap;
         int r;
@@ -76,16 +69,16 @@ static const char *kind_name(const YNode *n) {
         return "?";
 }
 
-static int expect_kind(LoadContext *c, const YNode *n, YNodeKind kind, const char *what) {
+int load_expect_kind(LoadContext *c, const YNode *n, YNodeKind kind, const char *what) {
         static const char *const names[] = { "a scalar", "a list", "a mapping" };
 
         if (n->kind != kind)
-                return fail(c, n, "%s must be %s, not %s", what, names[kind], kind_name(n));
+                return load_fail(c, n, "%s must be %s, not %s", what, names[kind], kind_name(n));
         return 0;
 }
 
-static int get_bool(LoadContext *c, const YNode *n, const char *what, bool *ret) {
-        int r = expect_kind(c, n, YNODE_SCALAR, what);
+int load_get_bool(LoadContext *c, const YNode *n, const char *what, bool *ret) {
+        int r = load_expect_kind(c, n, YNODE_SCALAR, what);
 
         if (r < 0)
                 return r;
@@ -94,12 +87,12 @@ static int get_bool(LoadContext *c, const YNode *n, const char *what, bool *ret)
         else if (streq(n->scalar, "false") || streq(n->scalar, "no"))
                 *ret = false;
         else
-                return fail(c, n, "%s must be true or false, not '%s'", what, n->scalar);
+                return load_fail(c, n, "%s must be true or false, not '%s'", what, n->scalar);
         return 0;
 }
 
-static int get_string(LoadContext *c, const YNode *n, const char *what, char **ret) {
-        int r = expect_kind(c, n, YNODE_SCALAR, what);
+int load_get_string(LoadContext *c, const YNode *n, const char *what, char **ret) {
+        int r = load_expect_kind(c, n, YNODE_SCALAR, what);
         char *s;
 
         if (r < 0)
@@ -113,9 +106,9 @@ static int get_string(LoadContext *c, const YNode *n, const char *what, char **r
 }
 
 /* A scalar that must be one of choices (NULL-terminated): its index. */
-static int get_choice(LoadContext *c, const YNode *n, const char *what, const char *const *choices, int *ret) {
+int load_get_choice(LoadContext *c, const YNode *n, const char *what, const char *const *choices, int *ret) {
         _cleanup_(strbuf_done) StrBuf list = {};
-        int r = expect_kind(c, n, YNODE_SCALAR, what);
+        int r = load_expect_kind(c, n, YNODE_SCALAR, what);
 
         if (r < 0)
                 return r;
@@ -129,7 +122,7 @@ static int get_choice(LoadContext *c, const YNode *n, const char *what, const ch
                 r = strbuf_printf(&list, "%s%s", i == 0 ? "" : choices[i + 1] ? ", " : " or ", choices[i]);
         if (r < 0)
                 return r;
-        return fail(c, n, "%s must be %s, not '%s'", what, list.data, n->scalar);
+        return load_fail(c, n, "%s must be %s, not '%s'", what, list.data, n->scalar);
 }
 
 static int get_action(LoadContext *c, const YNode *n, const char *what, PolicyAction *ret) {
@@ -139,7 +132,7 @@ static int get_action(LoadContext *c, const YNode *n, const char *what, PolicyAc
         for (a = 0; a < _ACTION_MAX; a++)
                 actions[a] = policy_action_to_string((PolicyAction) a);
 
-        r = get_choice(c, n, what, actions, &a);
+        r = load_get_choice(c, n, what, actions, &a);
         if (r < 0)
                 return r;
         *ret = (PolicyAction) a;
@@ -152,7 +145,7 @@ static int get_either(LoadContext *c, const YNode *n, const char *what, const ch
         const char *const choices[] = { no, yes, NULL };
         int i, r;
 
-        r = get_choice(c, n, what, choices, &i);
+        r = load_get_choice(c, n, what, choices, &i);
         if (r < 0)
                 return r;
         *ret = i == 1;
@@ -161,29 +154,29 @@ static int get_either(LoadContext *c, const YNode *n, const char *what, const ch
 
 /* Checks that a mapping has only the given keys (NULL-terminated).
  * Repeated keys were refused before, for every mapping of the file. */
-static int check_keys(LoadContext *c, const YNode *map, const char *what, const char *const *allowed) {
+int load_check_keys(LoadContext *c, const YNode *map, const char *what, const char *const *allowed) {
         for (size_t i = 0; i + 1 < map->n_items; i += 2) {
                 const YNode *k = map->items[i];
                 bool ok = false;
 
                 if (k->kind != YNODE_SCALAR)
-                        return fail(c, k, "keys of %s must be scalars", what);
+                        return load_fail(c, k, "keys of %s must be scalars", what);
                 for (const char *const *a = allowed; *a && !ok; a++)
                         ok = streq(*a, k->scalar);
                 if (!ok)
-                        return fail(c, k, "unknown key '%s' in %s", k->scalar, what);
+                        return load_fail(c, k, "unknown key '%s' in %s", k->scalar, what);
         }
         return 0;
 }
 
-static int compile_regex(LoadContext *c, const YNode *n, const char *pattern, void **ret) {
+int load_compile_regex(LoadContext *c, const YNode *n, const char *pattern, void **ret) {
         _cleanup_free_ char *why = NULL;
         void *re = NULL;
         int r;
 
         r = regex_compile(pattern, &re, &why);
         if (r == -EINVAL)
-                return fail(c, n, "invalid regular expression %s", why ? why : "");
+                return load_fail(c, n, "invalid regular expression %s", why ? why : "");
         if (r < 0)
                 return r;
         regex_free(*ret);
@@ -196,14 +189,14 @@ static int apply_user_names(LoadContext *c, Policy *p, const YNode *n) {
         const YNode *v;
         int r;
 
-        r = expect_kind(c, n, YNODE_MAPPING, "user-names");
+        r = load_expect_kind(c, n, YNODE_MAPPING, "user-names");
         if (r >= 0)
-                r = check_keys(c, n, "user-names", keys);
+                r = load_check_keys(c, n, "user-names", keys);
         if (r < 0)
                 return r;
 
         if ((v = ynode_get(n, "rule"))) {
-                r = expect_kind(c, v, YNODE_SCALAR, "user-names.rule");
+                r = load_expect_kind(c, v, YNODE_SCALAR, "user-names.rule");
                 if (r < 0)
                         return r;
                 if (streq(v->scalar, "systemd"))
@@ -214,22 +207,22 @@ static int apply_user_names(LoadContext *c, Policy *p, const YNode *n) {
                         int m = user_name_mode_from_string(v->scalar);
 
                         if (m < 0)
-                                return fail(c, v, "unknown user-name rule '%s' (strict, relaxed, posix, debian, debian-system, shadow, shadow-upstream, rhel, systemd, regex)",
+                                return load_fail(c, v, "unknown user-name rule '%s' (strict, relaxed, posix, debian, debian-system, shadow, shadow-upstream, rhel, systemd, regex)",
                                             v->scalar);
                         p->user_rule = m;
                 }
         }
         if ((v = ynode_get(n, "regex"))) {
-                r = get_string(c, v, "user-names.regex", &p->user_regex);
+                r = load_get_string(c, v, "user-names.regex", &p->user_regex);
                 if (r >= 0)
-                        r = compile_regex(c, v, p->user_regex, &p->user_re);
+                        r = load_compile_regex(c, v, p->user_regex, &p->user_re);
                 if (r < 0)
                         return r;
         }
         if (p->user_rule == USER_RULE_REGEX && !p->user_regex)
-                return fail(c, n, "user-names.rule is regex but no user-names.regex is given");
+                return load_fail(c, n, "user-names.rule is regex but no user-names.regex is given");
         if ((v = ynode_get(n, "numeric-ids"))) {
-                r = get_bool(c, v, "user-names.numeric-ids", &p->numeric_ids);
+                r = load_get_bool(c, v, "user-names.numeric-ids", &p->numeric_ids);
                 if (r < 0)
                         return r;
         }
@@ -273,9 +266,9 @@ static int apply_invalid(LoadContext *c, Policy *p, const YNode *n) {
         const YNode *v;
         int r;
 
-        r = expect_kind(c, n, YNODE_MAPPING, "invalid");
+        r = load_expect_kind(c, n, YNODE_MAPPING, "invalid");
         if (r >= 0)
-                r = check_keys(c, n, "invalid", keys);
+                r = load_check_keys(c, n, "invalid", keys);
         if (r < 0)
                 return r;
         if ((v = ynode_get(n, "default"))) {
@@ -284,18 +277,18 @@ static int apply_invalid(LoadContext *c, Policy *p, const YNode *n) {
                         return r;
         }
         if ((v = ynode_get(n, "directives"))) {
-                r = expect_kind(c, v, YNODE_MAPPING, "invalid.directives");
+                r = load_expect_kind(c, v, YNODE_MAPPING, "invalid.directives");
                 if (r < 0)
                         return r;
                 for (size_t i = 0; i + 1 < v->n_items; i += 2) {
                         const YNode *k = v->items[i];
                         PolicyAction a;
 
-                        r = expect_kind(c, k, YNODE_SCALAR, "a directive name");
+                        r = load_expect_kind(c, k, YNODE_SCALAR, "a directive name");
                         if (r < 0)
                                 return r;
                         if (!policy_directive_name_known(k->scalar))
-                                return fail(c, k, "unknown directive '%s'", k->scalar);
+                                return load_fail(c, k, "unknown directive '%s'", k->scalar);
                         r = get_action(c, v->items[i + 1], "a directive's action", &a);
                         if (r >= 0)
                                 r = set_directive_action(p, k->scalar, a);
@@ -306,7 +299,7 @@ static int apply_invalid(LoadContext *c, Policy *p, const YNode *n) {
         return 0;
 }
 
-static int get_string_list(LoadContext *c, const YNode *n, const char *what, char ***ret, size_t *ret_n) {
+int load_get_string_list(LoadContext *c, const YNode *n, const char *what, char ***ret, size_t *ret_n) {
         char **l;
         int r;
 
@@ -321,7 +314,7 @@ static int get_string_list(LoadContext *c, const YNode *n, const char *what, cha
                 *ret_n = 1;
                 return 0;
         }
-        r = expect_kind(c, n, YNODE_SEQUENCE, what);
+        r = load_expect_kind(c, n, YNODE_SEQUENCE, what);
         if (r < 0)
                 return r;
         l = new0(char *, n->n_items);
@@ -330,7 +323,7 @@ static int get_string_list(LoadContext *c, const YNode *n, const char *what, cha
         *ret = l;
         *ret_n = 0;
         for (size_t i = 0; i < n->n_items; i++) {
-                r = expect_kind(c, n->items[i], YNODE_SCALAR, what);
+                r = load_expect_kind(c, n->items[i], YNODE_SCALAR, what);
                 if (r < 0)
                         return r;
                 l[i] = strdup(n->items[i]->scalar);
@@ -341,61 +334,16 @@ static int get_string_list(LoadContext *c, const YNode *n, const char *what, cha
         return 0;
 }
 
-static int check_section_key(LoadContext *c, const YNode *at, const char *sk) {
+int load_check_section_key(LoadContext *c, const YNode *at, const char *sk) {
         const char *dot = strchr(sk, '.');
 
         if (!dot || dot == sk || !dot[1])
-                return fail(c, at, "'%s' must be written Section.Key", sk);
+                return load_fail(c, at, "'%s' must be written Section.Key", sk);
         return 0;
 }
 
 static int apply_when(LoadContext *c, Rewrite *rw, const YNode *n) {
-        static const char *const keys[] = { "unit-types", "units", "absent", "present", NULL };
-        const YNode *v;
-        int r;
-
-        r = expect_kind(c, n, YNODE_MAPPING, "a rewrite's when");
-        if (r >= 0)
-                r = check_keys(c, n, "when", keys);
-        if (r < 0)
-                return r;
-        if ((v = ynode_get(n, "unit-types"))) {
-                _cleanup_free_ char **types = NULL;
-                size_t nt = 0;
-
-                r = get_string_list(c, v, "unit-types", &types, &nt);
-                for (size_t i = 0; i < nt; i++) {
-                        UnitType t = unit_type_from_string(types[i]);
-
-                        if (r >= 0 && t < 0)
-                                r = fail(c, v, "unknown unit type '%s'", types[i]);
-                        else if (r >= 0)
-                                rw->unit_types |= UNIT_TYPE_BIT(t);
-                        free(types[i]);
-                }
-                if (r < 0)
-                        return r;
-        }
-        if ((v = ynode_get(n, "units"))) {
-                r = get_string_list(c, v, "units", &rw->unit_globs, &rw->n_unit_globs);
-                if (r < 0)
-                        return r;
-        }
-        if ((v = ynode_get(n, "absent"))) {
-                r = get_string_list(c, v, "absent", &rw->absent, &rw->n_absent);
-                for (size_t i = 0; r >= 0 && i < rw->n_absent; i++)
-                        r = check_section_key(c, v, rw->absent[i]);
-                if (r < 0)
-                        return r;
-        }
-        if ((v = ynode_get(n, "present"))) {
-                r = get_string_list(c, v, "present", &rw->present, &rw->n_present);
-                for (size_t i = 0; r >= 0 && i < rw->n_present; i++)
-                        r = check_section_key(c, v, rw->present[i]);
-                if (r < 0)
-                        return r;
-        }
-        return 0;
+        return load_condition(c, n, "when", NULL, NULL, &rw->when, &rw->when_text);
 }
 
 static bool is_identity_key(const char *key) {
@@ -407,9 +355,9 @@ static int apply_rewrite_action(LoadContext *c, Rewrite *rw, const YNode *n, con
         const YNode *section, *key, *value, *to, *matching;
         int r;
 
-        r = expect_kind(c, n, YNODE_MAPPING, verb);
+        r = load_expect_kind(c, n, YNODE_MAPPING, verb);
         if (r >= 0)
-                r = check_keys(c, n, verb, keys);
+                r = load_check_keys(c, n, verb, keys);
         if (r < 0)
                 return r;
         section = ynode_get(n, "section");
@@ -418,56 +366,56 @@ static int apply_rewrite_action(LoadContext *c, Rewrite *rw, const YNode *n, con
         to = ynode_get(n, "to");
         matching = ynode_get(n, "matching");
         if (!section || !key)
-                return fail(c, n, "%s needs section and key", verb);
+                return load_fail(c, n, "%s needs section and key", verb);
         /* Which existing entries the action applies to (set, remove, rename). */
         if (matching) {
                 if (rw->kind == REWRITE_ADD)
-                        return fail(c, matching, "add takes no 'matching'");
-                r = get_string(c, matching, "matching", &rw->matching);
+                        return load_fail(c, matching, "add takes no 'matching'");
+                r = load_get_string(c, matching, "matching", &rw->matching);
                 if (r >= 0)
-                        r = compile_regex(c, matching, rw->matching, &rw->value_re);
+                        r = load_compile_regex(c, matching, rw->matching, &rw->value_re);
                 if (r < 0)
                         return r;
         }
-        r = get_string(c, section, "section", &rw->section);
+        r = load_get_string(c, section, "section", &rw->section);
         if (r >= 0)
-                r = get_string(c, key, "key", &rw->key);
+                r = load_get_string(c, key, "key", &rw->key);
         if (r < 0)
                 return r;
         if (!policy_directive_name_known(rw->key) && !startswith(rw->key, "X-"))
-                return fail(c, key, "unknown directive '%s'", rw->key);
+                return load_fail(c, key, "unknown directive '%s'", rw->key);
 
         switch (rw->kind) {
         case REWRITE_SET:
         case REWRITE_ADD:
                 if (!value || to)
-                        return fail(c, n, "%s needs section, key and value", verb);
-                r = get_string(c, value, "value", &rw->value);
+                        return load_fail(c, n, "%s needs section, key and value", verb);
+                r = load_get_string(c, value, "value", &rw->value);
                 if (r < 0)
                         return r;
                 /* The promise: no rewrite ever makes a unit run as root. */
                 if (rw->value[0] == '\0' && is_identity_key(rw->key))
-                        return fail(c, value, "a rewrite must not set an empty %s= (the unit would run as root)",
+                        return load_fail(c, value, "a rewrite must not set an empty %s= (the unit would run as root)",
                                     rw->key);
                 if (streq(rw->key, "User") && (streq(rw->value, "root") || streq(rw->value, "0")))
-                        return fail(c, value, "a rewrite must not make a unit run as root");
+                        return load_fail(c, value, "a rewrite must not make a unit run as root");
                 break;
         case REWRITE_REMOVE:
                 if (to || value)
-                        return fail(c, to ? to : value, "remove takes only section, key and matching");
+                        return load_fail(c, to ? to : value, "remove takes only section, key and matching");
                 if (is_identity_key(rw->key))
-                        return fail(c, key, "a rewrite must not remove %s= (the unit could run as root)", rw->key);
+                        return load_fail(c, key, "a rewrite must not remove %s= (the unit could run as root)", rw->key);
                 break;
         case REWRITE_RENAME:
                 if (!to || value)
-                        return fail(c, n, "rename needs section, key and to");
+                        return load_fail(c, n, "rename needs section, key and to");
                 if (is_identity_key(rw->key))
-                        return fail(c, key, "a rewrite must not rename %s= (the unit could run as root)", rw->key);
-                r = get_string(c, to, "to", &rw->to);
+                        return load_fail(c, key, "a rewrite must not rename %s= (the unit could run as root)", rw->key);
+                r = load_get_string(c, to, "to", &rw->to);
                 if (r < 0)
                         return r;
                 if (!policy_directive_name_known(rw->to) && !startswith(rw->to, "X-"))
-                        return fail(c, to, "unknown directive '%s'", rw->to);
+                        return load_fail(c, to, "unknown directive '%s'", rw->to);
                 break;
         }
         return 0;
@@ -481,18 +429,18 @@ static int apply_rewrite(LoadContext *c, Policy *p, const YNode *n) {
         size_t i;
         int r;
 
-        r = expect_kind(c, n, YNODE_MAPPING, "a rewrite");
+        r = load_expect_kind(c, n, YNODE_MAPPING, "a rewrite");
         if (r >= 0)
-                r = check_keys(c, n, "a rewrite", keys);
+                r = load_check_keys(c, n, "a rewrite", keys);
         if (r < 0)
                 return r;
         if (!(v = ynode_get(n, "id")))
-                return fail(c, n, "a rewrite needs an id");
-        r = get_string(c, v, "id", &rw.id);
+                return load_fail(c, n, "a rewrite needs an id");
+        r = load_get_string(c, v, "id", &rw.id);
         if (r < 0)
                 return r;
         if ((v = ynode_get(n, "description"))) {
-                r = get_string(c, v, "description", &rw.description);
+                r = load_get_string(c, v, "description", &rw.description);
                 if (r < 0)
                         return r;
         }
@@ -504,12 +452,12 @@ static int apply_rewrite(LoadContext *c, Policy *p, const YNode *n) {
         for (i = 0; i < ELEMENTSOF(verbs); i++)
                 if ((v = ynode_get(n, verbs[i]))) {
                         if (action)
-                                return fail(c, v, "a rewrite has exactly one of set, add, remove, rename");
+                                return load_fail(c, v, "a rewrite has exactly one of set, add, remove, rename");
                         action = v;
                         rw.kind = (RewriteKind) i;
                 }
         if (!action)
-                return fail(c, n, "rewrite '%s' needs one of set, add, remove, rename", rw.id);
+                return load_fail(c, n, "rewrite '%s' needs one of set, add, remove, rename", rw.id);
         r = apply_rewrite_action(c, &rw, action, verbs[rw.kind]);
         if (r < 0)
                 return r;
@@ -549,7 +497,7 @@ static int apply_rewrites(LoadContext *c, Policy *p, const YNode *v) {
         NameIndex seen = {};
         int r;
 
-        r = expect_kind(c, v, YNODE_SEQUENCE, "rewrites");
+        r = load_expect_kind(c, v, YNODE_SEQUENCE, "rewrites");
         if (r < 0)
                 return r;
         ids = new0(const YNode *, v->n_items);
@@ -563,7 +511,7 @@ static int apply_rewrites(LoadContext *c, Policy *p, const YNode *v) {
                         break;
                 ids[i] = ynode_get(v->items[i], "id");  /* a scalar, or apply_rewrite() refused it */
                 if (name_index_find(&seen, ids[i]->scalar, id_at, ids, &first) >= 0)
-                        r = fail(c, ids[i], "duplicate rewrite id '%s' (first given at line %u, column %u)",
+                        r = load_fail(c, ids[i], "duplicate rewrite id '%s' (first given at line %u, column %u)",
                                  ids[i]->scalar, ids[first]->line, ids[first]->column);
                 else
                         r = name_index_add(&seen, i, id_at, ids);
@@ -573,11 +521,11 @@ static int apply_rewrites(LoadContext *c, Policy *p, const YNode *v) {
 }
 
 static int apply_name(LoadContext *c, Policy *p, const YNode *v) {
-        return get_string(c, v, "name", &p->name);
+        return load_get_string(c, v, "name", &p->name);
 }
 
 static int apply_description(LoadContext *c, Policy *p, const YNode *v) {
-        return get_string(c, v, "description", &p->description);
+        return load_get_string(c, v, "description", &p->description);
 }
 
 static int apply_target(LoadContext *c, Policy *p, const YNode *v) {
@@ -585,12 +533,12 @@ static int apply_target(LoadContext *c, Policy *p, const YNode *v) {
         char *end;
         int r;
 
-        r = expect_kind(c, v, YNODE_SCALAR, "target");
+        r = load_expect_kind(c, v, YNODE_SCALAR, "target");
         if (r < 0)
                 return r;
         t = strtoul(v->scalar, &end, 10);
         if (!v->scalar[0] || *end || t < 200 || t > 999)
-                return fail(c, v, "target must be a systemd version number like 252, not '%s'", v->scalar);
+                return load_fail(c, v, "target must be a systemd version number like 252, not '%s'", v->scalar);
         p->target = (unsigned) t;
         return 0;
 }
@@ -643,6 +591,9 @@ static const PolicyKey policy_keys[] = {
         { "unknown-directives", apply_unknown_directives },
         { "removed-lines", apply_removed_lines },
         { "rewrites", apply_rewrites },
+        { "require", load_apply_require },
+        { "forbid", load_apply_forbid },
+        { "waivers", load_apply_waivers },
 };
 
 static int check_policy_keys(LoadContext *c, const YNode *root) {
@@ -651,11 +602,11 @@ static int check_policy_keys(LoadContext *c, const YNode *root) {
                 bool ok = false;
 
                 if (k->kind != YNODE_SCALAR)
-                        return fail(c, k, "keys of a policy must be scalars");
+                        return load_fail(c, k, "keys of a policy must be scalars");
                 for (size_t j = 0; j < ELEMENTSOF(policy_keys) && !ok; j++)
                         ok = streq(policy_keys[j].name, k->scalar);
                 if (!ok)
-                        return fail(c, k, "unknown key '%s' in a policy", k->scalar);
+                        return load_fail(c, k, "unknown key '%s' in a policy", k->scalar);
         }
         return 0;
 }
@@ -722,7 +673,7 @@ static int check_duplicate_keys(LoadContext *c, const YNode *root) {
         r = ynode_find_duplicate_key(root, &dup, &first);
         if (r <= 0)
                 return r;
-        return fail(c, dup, "duplicate key '%s' (first given at line %u, column %u)", dup->scalar, first->line,
+        return load_fail(c, dup, "duplicate key '%s' (first given at line %u, column %u)", dup->scalar, first->line,
                     first->column);
 }
 
@@ -745,9 +696,9 @@ static int load_tree(LoadContext *c, const char *text, size_t size, const char *
                 return -ENOMEM;
         for (size_t i = 0; i < c->depth; i++)
                 if (streq(c->chain[i], canonical))
-                        return fail(c, at, "extends: cycle through '%s'", source);
+                        return load_fail(c, at, "extends: cycle through '%s'", source);
         if (c->depth >= EXTENDS_DEPTH_MAX)
-                return fail(c, at, "extends: more than %d levels", EXTENDS_DEPTH_MAX);
+                return load_fail(c, at, "extends: more than %d levels", EXTENDS_DEPTH_MAX);
 
         c->source = source;
         r = ynode_parse(text, size, &root, &yerr);
@@ -766,21 +717,21 @@ static int load_tree(LoadContext *c, const char *text, size_t size, const char *
                 goto out;
         }
         if (!root) {
-                r = fail(c, NULL, "empty policy: at least 'version: 1' is needed");
+                r = load_fail(c, NULL, "empty policy: at least 'version: 1' is needed");
                 goto out;
         }
         /* Whether this is a policy at all comes first: a file that is not
          * one (extends: /etc/shadow) gets no token of it quoted back. */
-        r = expect_kind(c, root, YNODE_MAPPING, "a policy");
+        r = load_expect_kind(c, root, YNODE_MAPPING, "a policy");
         if (r < 0)
                 goto out;
         v = ynode_get(root, "version");
         if (!v) {
-                r = fail(c, root, "the policy must say 'version: 1'");
+                r = load_fail(c, root, "the policy must say 'version: 1'");
                 goto out;
         }
         if (v->kind != YNODE_SCALAR || !streq(v->scalar, "1")) {
-                r = fail(c, v, "unsupported policy version (this unitguard reads version 1)");
+                r = load_fail(c, v, "unsupported policy version (this unitguard reads version 1)");
                 goto out;
         }
         r = check_duplicate_keys(c, root);
@@ -793,7 +744,7 @@ static int load_tree(LoadContext *c, const char *text, size_t size, const char *
         c->chain[c->depth++] = canonical;
         v = ynode_get(root, "extends");
         if (v) {
-                r = expect_kind(c, v, YNODE_SCALAR, "extends");
+                r = load_expect_kind(c, v, YNODE_SCALAR, "extends");
                 if (r >= 0)
                         r = load_source(c, v->scalar, source, v, &p);
                 c->source = source;
@@ -853,7 +804,7 @@ static int load_source(LoadContext *c, const char *name_or_path, const char *rel
         if (!looks_like_path(name_or_path)) {
                 b = builtin_policy_find(name_or_path);
                 if (!b)
-                        return fail(c, at, "no shipped policy named '%s' (see 'unitguard policy list')", name_or_path);
+                        return load_fail(c, at, "no shipped policy named '%s' (see 'unitguard policy list')", name_or_path);
                 if (asprintf(&source, "builtin:%s", b->name) < 0)
                         return -ENOMEM;
                 return load_tree(c, b->text, strlen(b->text), source, at, ret);
@@ -866,7 +817,7 @@ static int load_source(LoadContext *c, const char *name_or_path, const char *rel
         if (r < 0) {
                 if (r == -ENOMEM)
                         return r;
-                r = fail(c, at, "cannot read policy '%s': %s%s", path,
+                r = load_fail(c, at, "cannot read policy '%s': %s%s", path,
                          r == -EFBIG         ? "larger than 16 MiB"
                          : r == -EMEDIUMTYPE ? "not a regular file but "
                                              : strerror(-r),

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "basic/alloc-util.h"
+#include "policy-condition.h"
 #include "policy-internal.h"
 
 /* Entries still written out (not removed by an earlier decision). */
@@ -21,54 +23,6 @@ static bool entry_is(const UnitFile *f, const UnitEntry *e, const char *section,
         const char *s = unit_entry_section(f, e);
 
         return entry_live(e) && s && streq(s, section) && streq(entry_key(e), key);
-}
-
-/* Whether "Section.Key" is set in the unit (or was added by a rewrite). */
-static bool unit_has(const UnitGroup *g, const char *section_key) {
-        const char *dot = strchr(section_key, '.');
-        size_t sl = (size_t) (dot - section_key);
-
-        for (size_t fi = 0; fi < g->n_files; fi++) {
-                const UnitFile *f = g->files[fi].file;
-
-                if (!f)
-                        continue;
-                for (size_t i = 0; i < f->n_entries; i++) {
-                        const char *s = unit_entry_section(f, &f->entries[i]);
-
-                        if (entry_live(&f->entries[i]) && s && strlen(s) == sl &&
-                            strncmp(s, section_key, sl) == 0 && streq(entry_key(&f->entries[i]), dot + 1))
-                                return true;
-                }
-                for (size_t i = 0; i < f->n_inserts; i++)
-                        if (strlen(f->inserts[i].section) == sl &&
-                            strncmp(f->inserts[i].section, section_key, sl) == 0 &&
-                            streq(f->inserts[i].key, dot + 1))
-                                return true;
-        }
-        return false;
-}
-
-static bool conditions_hold(const Rewrite *rw, const UnitGroup *g, UnitType type) {
-        bool any;
-
-        if (rw->unit_types && (type < 0 || !(rw->unit_types & UNIT_TYPE_BIT(type))))
-                return false;
-        if (rw->n_unit_globs > 0) {
-                any = false;
-                for (size_t i = 0; i < rw->n_unit_globs; i++)
-                        if (g->name && fnmatch(rw->unit_globs[i], g->name, 0) == 0)
-                                any = true;
-                if (!any)
-                        return false;
-        }
-        for (size_t i = 0; i < rw->n_absent; i++)
-                if (unit_has(g, rw->absent[i]))
-                        return false;
-        for (size_t i = 0; i < rw->n_present; i++)
-                if (!unit_has(g, rw->present[i]))
-                        return false;
-        return true;
 }
 
 /* 1 if the entry's value matches the rewrite's pattern (or there is none),
@@ -170,7 +124,19 @@ static int apply_one(const Policy *p, const Rewrite *rw, UnitGroup *g, UnitFile 
         return 0;
 }
 
-int policy_apply_rewrites(const Policy *p, UnitGroup *g) {
+/* A `when:` regex that hit its limit: the rewrite cannot be decided. */
+static int diag_addf_rule(const Policy *p, const Rewrite *rw, UnitGroup *g, const char *limit) {
+        _cleanup_free_ char *rule = NULL;
+
+        if (asprintf(&rule, "%s:rewrite.%s", p->name, rw->id) < 0)
+                return -ENOMEM;
+        return diag_add(&g->diags, DIAG_ERROR, EFFECT_NONE, rule, unit_group_display_path(g), 0, NULL, NULL,
+                        "A regex of the rewrite's when: hit its %s, so the rewrite cannot be decided; unit rejected",
+                        limit ? limit : "limit");
+}
+
+int policy_apply_rewrites(const Policy *p, UnitGroup *g, bool user_scope) {
+        CondContext ctx = { .matcher = &p->matcher, .g = g, .user_scope = user_scope };
         UnitFile *target = NULL;
         int r;
 
@@ -184,7 +150,14 @@ int policy_apply_rewrites(const Policy *p, UnitGroup *g) {
         for (size_t i = 0; i < p->n_rewrites; i++) {
                 const Rewrite *rw = &p->rewrites[i];
 
-                if (!conditions_hold(rw, g, target->type))
+                r = condition_eval(rw->when, &ctx);
+                if (r == -E2BIG) {
+                        r = diag_addf_rule(p, rw, g, ctx.limit);
+                        return r < 0 ? r : 1;
+                }
+                if (r < 0)
+                        return r;
+                if (r == 0)
                         continue;
                 r = apply_one(p, rw, g, target);
                 if (r != 0)

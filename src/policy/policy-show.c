@@ -17,7 +17,7 @@ static unsigned cp3(const char *s) {
 }
 
 /* Double-quoted YAML scalar. */
-static int quoted(StrBuf *out, const char *s) {
+int policy_yaml_quote(StrBuf *out, const char *s) {
         int r = strbuf_append_char(out, '"');
 
         for (; r >= 0 && *s; s++) {
@@ -42,21 +42,6 @@ static int quoted(StrBuf *out, const char *s) {
         return r < 0 ? r : strbuf_append_char(out, '"');
 }
 
-static int list(StrBuf *out, const char *key, char **items, size_t n) {
-        int r;
-
-        if (n == 0)
-                return 0;
-        r = strbuf_printf(out, "      %s: [", key);
-        for (size_t i = 0; r >= 0 && i < n; i++) {
-                if (i > 0)
-                        r = strbuf_append_str(out, ", ");
-                if (r >= 0)
-                        r = quoted(out, items[i]);
-        }
-        return r < 0 ? r : strbuf_append_str(out, "]\n");
-}
-
 static const char *user_rule_name(const Policy *p) {
         if (p->user_rule == USER_RULE_SYSTEMD)
                 return "systemd";
@@ -71,59 +56,59 @@ static int show_rewrite(StrBuf *out, const Rewrite *rw) {
 
         r = strbuf_append_str(out, "  - id: ");
         if (r >= 0)
-                r = quoted(out, rw->id);
+                r = policy_yaml_quote(out, rw->id);
         if (r >= 0 && rw->description) {
                 r = strbuf_append_str(out, "\n    description: ");
                 if (r >= 0)
-                        r = quoted(out, rw->description);
+                        r = policy_yaml_quote(out, rw->description);
         }
         if (r >= 0)
                 r = strbuf_append_char(out, '\n');
-        if (r >= 0 && (rw->unit_types || rw->n_unit_globs || rw->n_absent || rw->n_present)) {
-                r = strbuf_append_str(out, "    when:\n");
-                if (r >= 0 && rw->unit_types) {
-                        bool first = true;
-
-                        r = strbuf_append_str(out, "      unit-types: [");
-                        for (int t = 0; r >= 0 && t < _UNIT_TYPE_MAX; t++)
-                                if (rw->unit_types & UNIT_TYPE_BIT(t)) {
-                                        r = strbuf_printf(out, "%s%s", first ? "" : ", ", unit_type_to_string(t));
-                                        first = false;
-                                }
-                        if (r >= 0)
-                                r = strbuf_append_str(out, "]\n");
-                }
-                if (r >= 0)
-                        r = list(out, "units", rw->unit_globs, rw->n_unit_globs);
-                if (r >= 0)
-                        r = list(out, "absent", rw->absent, rw->n_absent);
-                if (r >= 0)
-                        r = list(out, "present", rw->present, rw->n_present);
-        }
+        if (r >= 0 && rw->when)
+                r = strbuf_printf(out, "    when: %s\n", rw->when_text);
         if (r >= 0)
                 r = strbuf_printf(out, "    %s: {section: ", verbs[rw->kind]);
         if (r >= 0)
-                r = quoted(out, rw->section);
+                r = policy_yaml_quote(out, rw->section);
         if (r >= 0)
                 r = strbuf_append_str(out, ", key: ");
         if (r >= 0)
-                r = quoted(out, rw->key);
+                r = policy_yaml_quote(out, rw->key);
         if (r >= 0 && rw->value) {
                 r = strbuf_append_str(out, ", value: ");
                 if (r >= 0)
-                        r = quoted(out, rw->value);
+                        r = policy_yaml_quote(out, rw->value);
         }
         if (r >= 0 && rw->matching) {
                 r = strbuf_append_str(out, ", matching: ");
                 if (r >= 0)
-                        r = quoted(out, rw->matching);
+                        r = policy_yaml_quote(out, rw->matching);
         }
         if (r >= 0 && rw->to) {
                 r = strbuf_append_str(out, ", to: ");
                 if (r >= 0)
-                        r = quoted(out, rw->to);
+                        r = policy_yaml_quote(out, rw->to);
         }
         return r < 0 ? r : strbuf_append_str(out, "}\n");
+}
+
+static int show_assertion(StrBuf *out, const Assertion *a) {
+        static const char *const severities[] = { "note", "warning", "error" };
+        int r;
+
+        r = strbuf_append_str(out, "  - id: ");
+        if (r >= 0)
+                r = policy_yaml_quote(out, a->id);
+        if (r >= 0 && a->description) {
+                r = strbuf_append_str(out, "\n    description: ");
+                if (r >= 0)
+                        r = policy_yaml_quote(out, a->description);
+        }
+        if (r >= 0)
+                r = strbuf_printf(out, "\n    severity: %s\n", severities[a->severity]);
+        if (r >= 0 && a->when)
+                r = strbuf_printf(out, "    when: %s\n", a->when_text);
+        return r < 0 ? r : strbuf_append_str(out, a->body_text);
 }
 
 int policy_show(const Policy *p, StrBuf *out) {
@@ -132,11 +117,11 @@ int policy_show(const Policy *p, StrBuf *out) {
         r = strbuf_printf(out, "# effective policy from %s%s%s\nversion: 1\nname: ", p->source,
                           p->extends ? ", extends " : "", p->extends ? p->extends : "");
         if (r >= 0)
-                r = quoted(out, p->name);
+                r = policy_yaml_quote(out, p->name);
         if (r >= 0 && p->description) {
                 r = strbuf_append_str(out, "\ndescription: ");
                 if (r >= 0)
-                        r = quoted(out, p->description);
+                        r = policy_yaml_quote(out, p->description);
         }
         if (r >= 0)
                 r = strbuf_printf(out,
@@ -145,7 +130,7 @@ int policy_show(const Policy *p, StrBuf *out) {
         if (r >= 0 && p->user_regex) {
                 r = strbuf_append_str(out, "  regex: ");
                 if (r >= 0)
-                        r = quoted(out, p->user_regex);
+                        r = policy_yaml_quote(out, p->user_regex);
                 if (r >= 0)
                         r = strbuf_append_char(out, '\n');
         }
@@ -169,6 +154,36 @@ int policy_show(const Policy *p, StrBuf *out) {
                 r = strbuf_append_str(out, "rewrites:\n");
                 for (size_t i = 0; r >= 0 && i < p->n_rewrites; i++)
                         r = show_rewrite(out, &p->rewrites[i]);
+        }
+        for (int forbid = 0; forbid <= 1; forbid++) {
+                bool first = true;
+
+                for (size_t i = 0; r >= 0 && i < p->n_assertions; i++)
+                        if (p->assertions[i].forbid == (bool) forbid) {
+                                if (first)
+                                        r = strbuf_append_str(out, forbid ? "forbid:\n" : "require:\n");
+                                first = false;
+                                if (r >= 0)
+                                        r = show_assertion(out, &p->assertions[i]);
+                        }
+        }
+        if (r >= 0 && p->n_waivers > 0) {
+                r = strbuf_append_str(out, "waivers:\n");
+                for (size_t i = 0; r >= 0 && i < p->n_waivers; i++) {
+                        r = strbuf_append_str(out, "  - rule: ");
+                        if (r >= 0)
+                                r = policy_yaml_quote(out, p->waivers[i].rule);
+                        if (r >= 0)
+                                r = strbuf_append_str(out, "\n    unit: ");
+                        if (r >= 0)
+                                r = policy_yaml_quote(out, p->waivers[i].unit);
+                        if (r >= 0)
+                                r = strbuf_append_str(out, "\n    reason: ");
+                        if (r >= 0)
+                                r = policy_yaml_quote(out, p->waivers[i].reason);
+                        if (r >= 0)
+                                r = strbuf_append_char(out, '\n');
+                }
         }
         return r;
 }

@@ -4,21 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy-condition.h"
 #include "policy-internal.h"
 #include "validate/directive-table.h"
 
 void rewrite_done(Rewrite *rw) {
         free(rw->id);
         free(rw->description);
-        for (size_t i = 0; i < rw->n_unit_globs; i++)
-                free(rw->unit_globs[i]);
-        free(rw->unit_globs);
-        for (size_t i = 0; i < rw->n_absent; i++)
-                free(rw->absent[i]);
-        free(rw->absent);
-        for (size_t i = 0; i < rw->n_present; i++)
-                free(rw->present[i]);
-        free(rw->present);
+        condition_free(rw->when);
+        free(rw->when_text);
         free(rw->section);
         free(rw->key);
         free(rw->value);
@@ -26,6 +20,24 @@ void rewrite_done(Rewrite *rw) {
         free(rw->matching);
         regex_free(rw->value_re);
         *rw = (Rewrite) {};
+}
+
+void assertion_done(Assertion *a) {
+        free(a->id);
+        free(a->description);
+        condition_free(a->when);
+        condition_free(a->body);
+        free(a->when_text);
+        free(a->body_text);
+        *a = (Assertion) {};
+}
+
+void policy_waiver_done(PolicyWaiver *w) {
+        free(w->rule);
+        free(w->unit);
+        free(w->reason);
+        free(w->file);
+        *w = (PolicyWaiver) {};
 }
 
 Policy *policy_free(Policy *p) {
@@ -46,6 +58,12 @@ Policy *policy_free(Policy *p) {
                 rewrite_done(&p->rewrites[i]);
         free(p->rewrites);
         name_index_done(&p->rewrite_ids);
+        for (size_t i = 0; i < p->n_assertions; i++)
+                assertion_done(&p->assertions[i]);
+        free(p->assertions);
+        for (size_t i = 0; i < p->n_waivers; i++)
+                policy_waiver_done(&p->waivers[i]);
+        free(p->waivers);
         free(p);
         return NULL;
 }

@@ -37,17 +37,13 @@ typedef enum RewriteKind {
         REWRITE_RENAME,        /* rename the key of matching entries */
 } RewriteKind;
 
+typedef struct Condition Condition;   /* policy-condition.h */
+
 typedef struct Rewrite {
         char *id;
         char *description;
-        /* Conditions on the unit; empty lists mean "any". */
-        unsigned unit_types;   /* UNIT_TYPE_BIT mask, 0 = any */
-        char **unit_globs;
-        size_t n_unit_globs;
-        char **absent;         /* "Section.Key" that must not be set */
-        size_t n_absent;
-        char **present;        /* "Section.Key" that must be set */
-        size_t n_present;
+        Condition *when;       /* NULL: every unit */
+        char *when_text;       /* `when:` as YAML, for `policy show` */
         /* The action. */
         RewriteKind kind;
         char *section, *key;
@@ -56,6 +52,36 @@ typedef struct Rewrite {
         char *matching;        /* set/remove/rename: regex the old value must match, or NULL */
         void *value_re;        /* compiled `matching` (see policy-regex.h) */
 } Rewrite;
+
+/* require: / forbid: rules. */
+typedef enum AssertionSeverity {
+        ASSERT_NOTE,           /* the values of DiagSeverity */
+        ASSERT_WARNING,
+        ASSERT_ERROR,          /* rejects the unit */
+} AssertionSeverity;
+
+typedef struct Assertion {
+        char *id;
+        char *description;
+        bool forbid;           /* violated when body holds; require: when it does not */
+        AssertionSeverity severity;
+        Condition *when;       /* NULL: every unit */
+        Condition *body;
+        char *when_text, *body_text;   /* as YAML, for `policy show` */
+} Assertion;
+
+/* A policy's waiver: findings of rule on units whose name matches unit
+ * are reported as notes and do not reject. */
+#define POLICY_WAIVERS_MAX 1024
+#define POLICY_ASSERTIONS_MAX 1024
+
+typedef struct PolicyWaiver {
+        char *rule;            /* "forbid.ID", "require.ID" or a bare ID */
+        char *unit;            /* glob on the unit name */
+        char *reason;
+        char *file;            /* where the waiver is written, for its warning */
+        unsigned line;
+} PolicyWaiver;
 
 typedef struct DirectiveAction {
         char *name;            /* directive name, e.g. "User" */
@@ -88,6 +114,11 @@ typedef struct Policy {
         Rewrite *rewrites;
         size_t n_rewrites, allocated_rewrites;
         NameIndex rewrite_ids;         /* id -> position in rewrites */
+
+        Assertion *assertions; /* require: and forbid:, inherited ones first */
+        size_t n_assertions, allocated_assertions;
+        PolicyWaiver *waivers;
+        size_t n_waivers, allocated_waivers;
 } Policy;
 
 typedef struct PolicyError {

@@ -26,6 +26,15 @@ STREAM = (b'# /etc/systemd/system/a.service\n[Service]\nExecStart=/bin/true\nUse
           b'# /etc/systemd/system/c@.service\n[Unit]\nDescription=%i\n[Service]\nExecStart=/bin/echo %i\n')
 POLICY = (b'version: 1\nextends: hardened\nuser-names: {rule: regex, regex: "^[a-z_][a-z0-9_.-]*$"}\n'
           b'rewrites:\n  - id: nice\n    set: {section: Service, key: Nice, value: "5", matching: "^1$"}\n')
+ASSERT_POLICY = (b'version: 1\nextends: strict\nrewrites:\n  - id: t\n    when: {any: [{unit: "a*"}, {path: "*/b*"}]}\n'
+                 b'    add: {section: Service, key: PrivateTmp, value: "yes"}\n'
+                 b'forbid:\n  - id: env\n    key: Service.ExecStart\n    regex: "true$"\n    match: all\n'
+                 b'waivers:\n  - {rule: root-service, unit: "b.service", reason: legacy}\n'
+                 b'  - {rule: env, unit: "none", reason: unused}\n')
+ASSERT_STREAM = (STREAM + b'\n# /etc/systemd/system/d.service\n# unitguard: allow require.private-tmp -- shares /tmp\n'
+                 b'[Service]\nExecStart=/bin/d\n# unitguard: allow protect-system\nProtectSystem=yes\n'
+                 b'\n# /etc/systemd/system/e.service\n[Service]\nExecStart=/bin/e\nUser=e\nNoNewPrivileges=yes\n'
+                 b'ProtectSystem=strict\nPrivateTmp=yes\n')
 LINE = re.compile(rb'^[^\n]*: (error|warning|note): [^\n]*$')
 
 
@@ -95,6 +104,10 @@ def main():
         failures += scenario('filter stream, json, site policy',
                              [exe, 'filter', '--format', 'json', '--policy', 'site.yaml'], shim, tmp, STREAM)
         failures += scenario('policy check', [exe, 'policy', 'check', 'site.yaml'], shim, tmp)
+        with open(os.path.join(tmp, 'assert.yaml'), 'wb') as f:
+            f.write(ASSERT_POLICY)
+        failures += scenario('filter stream, require/forbid/waivers',
+                             [exe, 'filter', '--policy', 'assert.yaml'], shim, tmp, ASSERT_STREAM)
         failures += scenario('hwdb compile', [exe, 'hwdb', 'compile', '--root', hwdb_root, '-o', 'out.bin'],
                              shim, tmp, output='out.bin')
         subprocess.run([exe, 'hwdb', 'compile', '--root', hwdb_root, '-o', 'db.bin'], cwd=tmp, check=True)

@@ -19,7 +19,7 @@ import tempfile
 
 LAYOUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tools', 'corpus-root.py')
 
-POLICIES = ['default', 'posix', 'debian', 'hardened', 'systemd-233', 'systemd-234', 'systemd-252']
+POLICIES = ['default', 'posix', 'debian', 'hardened', 'strict', 'systemd-233', 'systemd-234', 'systemd-252']
 
 
 def verdicts(exe, corpus, policy):
