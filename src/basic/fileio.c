@@ -116,27 +116,3 @@ int loop_write(int fd, const void *data, size_t size) {
         return 0;
 }
 
-int write_file_atomic_with(const char *path, unsigned mode, int (*fill)(void *userdata, int fd),
-                           void *userdata) {
-        _cleanup_free_ char *tmp = NULL;
-        int fd, r;
-
-        if (asprintf(&tmp, "%s.unitguard-XXXXXX", path) < 0)
-                return -ENOMEM;
-        fd = mkostemp(tmp, O_CLOEXEC);
-        if (fd < 0)
-                return -errno;
-
-        r = fill(userdata, fd);
-        if (r >= 0 && fchmod(fd, (mode_t) mode) < 0)
-                r = -errno;
-        if (r >= 0 && fsync(fd) < 0)
-                r = -errno;
-        if (close(fd) < 0 && r >= 0)
-                r = -errno;
-        if (r >= 0 && rename(tmp, path) < 0)
-                r = -errno;
-        if (r < 0)
-                (void) unlink(tmp);
-        return r;
-}

@@ -17,11 +17,5 @@ int read_full_file(const char *path, size_t max_size, char **ret, size_t *ret_si
 /* strerror() for the errors above, with -EBADFD as "not a regular file". */
 const char *read_error_to_string(int error);
 
-/* Writes path atomically: fill(userdata, fd) writes the content to a
- * temporary file in the same directory, which is then fsync'd and renamed
- * over path. Nothing is left behind on failure. */
-int write_file_atomic_with(const char *path, unsigned mode, int (*fill)(void *userdata, int fd),
-                           void *userdata);
-
 /* write(2) until done; -errno on failure (EPIPE included). */
 int loop_write(int fd, const void *data, size_t size);

@@ -130,8 +130,8 @@ static int run_root(Filter *f, const char *dir, LookupScope scope, unsigned vers
 }
 
 static int check_summary(const Filter *f) {
-        printf("%s: %u units, %u rejected, %u changed, %u masked, %u errors, %u warnings, %u notes\n",
-               program_invocation_short_name, f->n_units, f->n_rejected, f->n_changed, f->n_masked,
+        printf("unitguard: %u units, %u rejected, %u changed, %u masked, %u errors, %u warnings, %u notes\n",
+               f->n_units, f->n_rejected, f->n_changed, f->n_masked,
                f->n_diags[DIAG_ERROR], f->n_diags[DIAG_WARNING], f->n_diags[DIAG_NOTE]);
         return fflush(stdout) == 0 ? 0 : -errno;
 }

@@ -163,7 +163,7 @@ int verb_units(int argc, char **argv) {
         r = root_open(root_dir, &root);
         if (r < 0) {
                 fprintf(stderr, "%s: error: cannot open root directory: %s\n", root_dir, strerror(-r));
-                return r == -ENOMEM ? EXIT_INPUT : EXIT_INPUT;
+                return EXIT_INPUT;
         }
         r = lookup_set_build(&root, scope, version, &set);
         if (r < 0) {

@@ -199,12 +199,10 @@ static int add_name(Builder *b, const char *name, bool from_dependency) {
         if (r < 0)
                 return r;
         if (r > 0) {
-                u->from_dependency = from_dependency;
                 r = set_fragment(b, u, e);
                 if (r < 0)
                         return r;
-        } else if (!from_dependency)
-                u->from_dependency = false;
+        }
         return unit_add_alias(u, name);
 }
 
@@ -505,7 +503,6 @@ static int collect_dropins(Builder *b, LookupUnit *u) {
                 if (!dst->path || (src->source && !dst->source))
                         return -ENOMEM;
         }
-        b->set->stats.dropins += (unsigned) n_found;
         return 0;
 }
 

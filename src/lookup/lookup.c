@@ -291,18 +291,15 @@ static int scan_symlink(Builder *b, size_t dir, int dfd, const char *name, const
                         entry_free(e);
                         return -ENOMEM;
                 }
-                b->set->stats.aliases++;
                 return add_entry(b, e);
         }
 
         if (streq(simplified, "/dev/null")) {
                 e->kind = ENTRY_MASK;
-                b->set->stats.masks++;
         } else {
                 /* A linked unit file: loaded under the link's own path. */
                 e->kind = ENTRY_LINKED;
                 e->target = TAKE_PTR(simplified);
-                b->set->stats.unit_files++;
         }
         return add_entry(b, e);
 }
@@ -381,7 +378,6 @@ static int scan_dependency_dir(Builder *b, const char *path) {
                                     strerror(-r));
         for (size_t i = 0; i < n; i++) {
                 if (r >= 0 && names[i][0] != '.') {
-                        b->set->stats.dependency_links++;
                         if (unit_name_is_instance(names[i]))
                                 r = add_extra_name(b, names[i]);
                 }
@@ -433,7 +429,6 @@ static int scan_search_dir(Builder *b, size_t dir) {
                                 /* On a merged-/usr root /lib and /usr/lib are one directory. */
                                 if (streq(b->set->paths.dirs[e->dir].resolved, sd->resolved))
                                         goto next;
-                                b->set->stats.overridden++;
                                 r = builder_diag(b, DIAG_NOTE, "lookup.overridden", path,
                                                  "Overridden by %s, which comes first in the search path", e->path);
                                 goto next;
@@ -465,7 +460,6 @@ static int scan_search_dir(Builder *b, size_t dir) {
                                 r = -ENOMEM;
                                 goto next;
                         }
-                        b->set->stats.unit_files++;
                         r = add_entry(b, e);
                         goto next;
                 }
@@ -491,7 +485,6 @@ static int scan_search_dir(Builder *b, size_t dir) {
                                 goto next;
                         }
                 }
-                b->set->stats.not_units++;
                 r = builder_diag(b, DIAG_NOTE, "lookup.not-a-unit", path,
                                  "Not a unit file, drop-in or dependency directory; systemd never reads it");
         next:

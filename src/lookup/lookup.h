@@ -44,19 +44,13 @@ typedef struct LookupUnit {
         size_t n_aliases;
         LookupFile *dropins;   /* in load order; masked ones included */
         size_t n_dropins;
-        bool from_dependency;  /* an instance only named by a .wants/ link or drop-in dir */
 } LookupUnit;
-
-typedef struct LookupStats {
-        unsigned unit_files, aliases, masks, dropins, dependency_links, not_units, overridden;
-} LookupStats;
 
 typedef struct LookupSet {
         LookupPaths paths;
         LookupUnit **units;    /* sorted by id */
         size_t n_units;
         DiagList diags;        /* findings about the tree itself */
-        LookupStats stats;
 } LookupSet;
 
 int lookup_set_build(const Root *root, LookupScope scope, unsigned version, LookupSet *ret);
