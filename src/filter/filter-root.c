@@ -87,8 +87,6 @@ static int read_source(RootRun *rr, const char *source, char **ret, size_t *ret_
         return 0;
 }
 
-/* Reads one file of the unit. A file that cannot be read is reported and
- * keeps the whole unit from being written. */
 /* "\n# PATH\n", the framing systemctl cat gives a file (asprintf costs a
  * tenth of a unit's judging here). */
 static char *cat_header_framing(const char *path) {
@@ -104,6 +102,8 @@ static char *cat_header_framing(const char *path) {
         return s;
 }
 
+/* Reads one file of the unit. A file that cannot be read is reported and
+ * keeps the whole unit from being written. */
 static int read_member(Filter *f, RootRun *rr, UnitGroup *g, const LookupFile *lf, bool dropin) {
         _cleanup_free_ char *framing = NULL;
         char *data = NULL;
