@@ -22,6 +22,8 @@ static unsigned count_commands(const char *value);
 typedef struct Identity {
         bool user_named;       /* some file names a User= other than root */
         const char *user;      /* effective User= value, NULL = unset (root) */
+        const UnitFile *user_file;     /* where the effective User= is set */
+        const UnitEntry *user_entry;
         bool dynamic_user;
         bool refused;          /* systemd refuses the unit */
         const char *cut_file;  /* a drop-in systemd stopped reading (last one) */
@@ -124,9 +126,11 @@ static bool track_identity(Identity *id, const UnitFile *f, const UnitEntry *e, 
                 return false;
         }
         if (streq(e->key, "User")) {
-                if (v == VERDICT_OK || v == VERDICT_NOTICE)
+                if (v == VERDICT_OK || v == VERDICT_NOTICE) {
                         id->user = e->value;
-                else if (v == VERDICT_RESET)
+                        id->user_file = f;
+                        id->user_entry = e;
+                } else if (v == VERDICT_RESET)
                         id->user = NULL;
         } else if (streq(e->key, "DynamicUser") && (v == VERDICT_OK || v == VERDICT_NOTICE))
                 id->dynamic_user = parse_boolean(e->value) > 0;
@@ -426,7 +430,7 @@ static int report_identity(UnitRun *u) {
          * manager's own user makes the start fail (status 217/USER). */
         if (u->e->user_scope) {
                 if (s->user_named && s->user && *s->user)
-                        return report(u, DIAG_WARNING, EFFECT_NONE, "user-manager", NULL, NULL,
+                        return report(u, DIAG_WARNING, EFFECT_NONE, "user-manager", s->user_file, s->user_entry,
                                       "User=%s in a user unit: the user manager runs units as its own user; for any other user the start fails",
                                       s->user);
                 return 0;
