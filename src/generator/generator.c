@@ -55,35 +55,47 @@ static const char *base_name(const char *path) {
         return s ? s + 1 : path;
 }
 
-/* The first finding of at least min severity, to name as the reason. */
-static const Diag *first_finding(const UnitGroup *g, DiagSeverity min) {
-        for (size_t i = 0; i < g->n_files; i++)
-                if (g->files[i].file)
-                        for (size_t k = 0; k < g->files[i].file->diags.n; k++)
-                                if (g->files[i].file->diags.items[k].severity >= min)
-                                        return &g->files[i].file->diags.items[k];
-        for (size_t k = 0; k < g->diags.n; k++)
-                if (g->diags.items[k].severity >= min)
-                        return &g->diags.items[k];
+/* The first finding of at least min severity, or with rule_prefix (when
+ * not NULL) the first whose rule starts with it: what to name as the
+ * reason. */
+static const Diag *first_finding(const UnitGroup *g, DiagSeverity min, const char *rule_prefix) {
+        for (size_t i = 0; i <= g->n_files; i++) {
+                const DiagList *l = i < g->n_files ? (g->files[i].file ? &g->files[i].file->diags : NULL) : &g->diags;
+
+                for (size_t k = 0; l && k < l->n; k++)
+                        if (rule_prefix ? startswith(l->items[k].rule, rule_prefix) != NULL
+                                        : l->items[k].severity >= min)
+                                return &l->items[k];
+        }
         return NULL;
 }
 
-/* "PATH:LINE: message (rule)", or what to say without a finding. */
-static char *reason_text(const UnitGroup *g, DiagSeverity min, const char *fallback) {
-        const Diag *d = first_finding(g, min);
-        char *s = NULL;
+/* "PATH:LINE: message [Section.Key] (rule)", or fallback without a finding. */
+static char *reason_text(const UnitGroup *g, bool rejected) {
+        const Diag *d = first_finding(g, rejected ? DIAG_ERROR : DIAG_WARNING, NULL);
+        _cleanup_(strbuf_done) StrBuf b = {};
+        int r;
 
         if (g->unreadable)
                 return strdup("a file of it could not be read");
+        if (!d && !rejected)
+                d = first_finding(g, DIAG_NOTE, "policy:rewrite.");
         if (!d)
-                return strdup(fallback);
-        if ((d->line > 0 ? asprintf(&s, "%s:%u: %s (%s)", d->file, d->line, d->message, d->rule)
-                         : asprintf(&s, "%s: %s (%s)", d->file, d->message, d->rule)) < 0)
+                return strdup(rejected ? "rejected by the policy" : "changed by the policy");
+        r = d->line > 0 ? strbuf_printf(&b, "%s:%u: %s", d->file, d->line, d->message)
+                        : strbuf_printf(&b, "%s: %s", d->file, d->message);
+        if (r >= 0 && (d->section || d->key))
+                r = strbuf_printf(&b, " [%s%s%s]", d->section ? d->section : "", d->section && d->key ? "." : "",
+                                  d->key ? d->key : "");
+        if (r >= 0)
+                r = strbuf_printf(&b, " (%s)", d->rule);
+        if (r < 0)
                 return NULL;
-        return s;
+        return TAKE_PTR(b.data);
 }
 
-static int mask_unit(Generator *gen, const LookupUnit *u, const char *why) {
+/* how: why a mask rather than what the verdict asked for, or "". */
+static int mask_unit(Generator *gen, const LookupUnit *u, const char *how, const char *why) {
         int r;
 
         if (outranks_early(u->fragment.path)) {
@@ -105,7 +117,7 @@ static int mask_unit(Generator *gen, const LookupUnit *u, const char *why) {
                 return 0;
         }
         gen->stats->masked++;
-        gen_log_unit(gen->log, GEN_LOG_WARNING, "%s: masked: %s", u->id, why);
+        gen_log_unit(gen->log, GEN_LOG_WARNING, "%s: masked%s: %s", u->id, how, why);
         return 0;
 }
 
@@ -146,14 +158,14 @@ static int condition_unit(Generator *gen, const LookupUnit *u, const char *why) 
         if (!name)
                 return -ENOMEM;
         if (strlen(name) > 255)        /* NAME_MAX */
-                return mask_unit(gen, u, why);
+                return mask_unit(gen, u, " (no room for the condition drop-in's name)", why);
         if (asprintf(&file, "%s.d/%s", u->id, name) < 0)
                 return -ENOMEM;
         r = gen_output_file(gen->o->early_dir, file, text, sizeof(text) - 1);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
-                return mask_unit(gen, u, why);
+                return mask_unit(gen, u, " (the condition drop-in could not be written)", why);
         gen->stats->conditioned++;
         gen_log_unit(gen->log, GEN_LOG_WARNING, "%s: rejected, condition set (%s): %s", u->id, name, why);
         return 0;
@@ -227,25 +239,19 @@ static int sanitize_unit(Generator *gen, const LookupUnit *u, const UnitGroup *g
         const UnitFile *fragment = NULL;
         int r = 0;
 
-        why = reason_text(g, DIAG_WARNING, "changed by a rewrite of the policy");
+        why = reason_text(g, false);
         if (!why)
                 return -ENOMEM;
         for (size_t i = 0; i < g->n_files; i++) {
                 const UnitFile *f = g->files[i].file;
 
-                if (f && unit_file_modified(f) && outranks_early(f->path)) {
-                        gen->stats->not_overridable++;
-                        gen_log_unit(gen->log, GEN_LOG_ERR,
-                                     "%s: changed, but %s outranks the generator's directory: masked instead; %s",
-                                     u->id, f->path, why);
-                        return mask_unit(gen, u, why);
-                }
+                /* The unit file itself cannot be there: the generator runs
+                 * before anything creates transient units. */
+                if (f && unit_file_modified(f) && outranks_early(f->path))
+                        return mask_unit(gen, u, " (a changed drop-in outranks the generator's directory)", why);
         }
-        if (copy_resets_user(g)) {
-                gen_log_unit(gen->log, GEN_LOG_ERR,
-                             "%s: a sanitized drop-in would reset User= to root: masked instead", u->id);
-                return mask_unit(gen, u, why);
-        }
+        if (copy_resets_user(g))
+                return mask_unit(gen, u, " (a sanitized copy of a drop-in would reset User= to root)", why);
 
         /* Drop-ins first, the unit file last: should a write fail, the unit
          * is masked, and the mask replaces a copy already written. */
@@ -266,9 +272,9 @@ static int sanitize_unit(Generator *gen, const LookupUnit *u, const UnitGroup *g
                 return r;
         if (r < 0) {
                 gen->stats->write_errors++;
-                gen_log_unit(gen->log, GEN_LOG_ERR, "%s: changed, but the sanitized copy could not be written: %s; masking it",
-                             u->id, strerror(-r));
-                return mask_unit(gen, u, why);
+                gen_log_unit(gen->log, GEN_LOG_ERR, "%s: the sanitized copy could not be written to %s: %s",
+                             u->id, gen->o->early_dir, strerror(-r));
+                return mask_unit(gen, u, " (instead of the sanitized copy)", why);
         }
         gen->stats->sanitized++;
         gen_log_unit(gen->log, GEN_LOG_NOTICE, "%s: sanitized: %s", u->id, why);
@@ -290,13 +296,13 @@ static int on_unit(void *userdata, const UnitGroup *g) {
         if (g->verdict == GROUP_CHANGED)
                 return sanitize_unit(gen, u, g);
 
-        why = reason_text(g, DIAG_ERROR, "rejected by the policy");
+        why = reason_text(g, true);
         if (!why)
                 return -ENOMEM;
         if (gen->policy->generator_condition && g->systemd.known && streq(g->systemd.load_state, "loaded") &&
             u->fragment.path && !g->unreadable && !outranks_early(u->fragment.path))
                 return condition_unit(gen, u, why);
-        return mask_unit(gen, u, why);
+        return mask_unit(gen, u, "", why);
 }
 
 /* The site policy, or the built-in default when there is none or it is
