@@ -24,7 +24,7 @@ BASIC = {
     # systemd --test starts from default.target: it pulls every unit in.
     LIB + 'default.target': '[Unit]\nDescription=Fixture\n'
                             'Wants=good.service bad.service bad-alias.service fixme.service dropfix.service '
-                            'dropbad.service tpl@a.service gone.service lax.service rootreset.service\n',
+                            'dropbad.service tpl@a.service gone.service lax.service rootreset.service badtpl@x.service\n',
     LIB + 'good.service': '[Service]\nExecStart=/bin/true\nUser=svc\n',
     # Invalid user name: fatal in the unit file (systemd: bad-setting).
     LIB + 'bad.service': '[Service]\nExecStart=/bin/true\nUser=a:b\n',
@@ -49,6 +49,10 @@ BASIC = {
     # own user: its copy would reset User= to root, so the unit is masked.
     LIB + 'rootreset.service': '[Service]\nExecStart=/bin/true\nUser=svc\n',
     ETC + 'rootreset.service.d/10-root.conf': '[Service]\nUser=root\nEnvironment=DEBUG=1\n',
+    # A rejected template; its instance is named only inside
+    # default.target, so the generator knows just the template: masking
+    # it must mask the instance too.
+    LIB + 'badtpl@.service': '[Service]\nExecStart=/bin/echo %i\nUser=a:b\n',
     # Masked by the administrator: not judged, left alone.
     LIB + 'gone.service': '[Service]\nExecStart=/bin/true\nUser=0day\n',
     ETC + 'gone.service': ('link', '/dev/null'),

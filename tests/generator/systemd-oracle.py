@@ -159,7 +159,12 @@ def main():
         c.check('User: root' in u(plain, 'rootreset.service'), 'without the generator rootreset.service runs as root')
         c.check(field(u(dump, 'rootreset.service'), 'Unit Load State') == ['masked'],
                 'rootreset.service masked: a sanitized copy of its drop-in would set User=root')
-        c.check('unitguard-generator: 2 masked' not in log and re.search(r'4 masked, 0 condition set, 4 sanitized', log),
+        c.check(field(u(plain, 'badtpl@x.service'), 'Unit Load State') == ['bad-setting'],
+                'without the generator badtpl@x.service is bad-setting', u(plain, 'badtpl@x.service'))
+        c.check(field(u(dump, 'badtpl@x.service'), 'Unit Load State') == ['masked'],
+                'badtpl@x.service, an instance the generator did not know, masked with its template',
+                u(dump, 'badtpl@x.service'))
+        c.check('unitguard-generator: 2 masked' not in log and re.search(r'5 masked, 0 condition set, 4 sanitized', log),
                 'the generator logged its summary through systemd', log.split('\n')[-20:])
 
         # --- condition: a failing condition instead of a mask ------------
