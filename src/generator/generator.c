@@ -397,7 +397,9 @@ int generator_run(const GeneratorOptions *o, GenLog *log, GeneratorStats *ret) {
                         strerror(-r));
                 return r == -ENOMEM ? r : 0;
         }
-        r = lookup_set_build_full(&root, LOOKUP_SYSTEM, policy->target, LOOKUP_SKIP_GENERATED, &set);
+        /* The unit set as the systemd of this system assembles it; the
+         * policy's target only decides what its verdicts predict. */
+        r = lookup_set_build_full(&root, LOOKUP_SYSTEM, GENERATOR_SYSTEMD_VERSION, LOOKUP_SKIP_GENERATED, &set);
         if (r >= 0) {
                 gen.set = &set;
                 r = judge_root(&gen, &root, &set);

@@ -89,7 +89,13 @@ USERRESET = {
     ETC + 'rootreset.service.d/10-root.conf': '[Service]\nUser=root\nEnvironment=DEBUG=1\n',
 }
 
+# A policy that predicts systemd 233 (no type-wide drop-ins yet): the
+# unit set is still the one the installed systemd assembles, with
+# service.d/ applied, so its changed copy is written for every service.
+POLICY_233 = MIRROR_POLICY.replace('systemd-252', 'systemd-233')
+
 FIXTURES = {
+    'typewide-233': {'files': TYPEWIDE, 'policy': POLICY_233},
     'userreset': {'files': USERRESET, 'policy': MIRROR_POLICY},
     'basic': {'files': BASIC, 'policy': POLICY},
     'condition': {'files': BASIC, 'policy': CONDITION_POLICY},
