@@ -57,6 +57,7 @@ int main(int argc, char **argv) {
         int c, r;
 
         (void) clock_gettime(CLOCK_MONOTONIC, &t0);
+        opterr = 0;
         while ((c = getopt_long(argc, argv, "r:p:h", options, NULL)) >= 0)
                 switch (c) {
                 case 'r':
@@ -81,7 +82,12 @@ int main(int argc, char **argv) {
                         help(stdout);
                         return fflush(stdout) == 0 ? GEN_EXIT_OK : GEN_EXIT_OUTPUT;
                 default:
-                        fprintf(stderr, "unitguard-generator: unknown option '%s' (see --help)\n", argv[optind - 1]);
+                        if (optopt > 0 && optopt < 128)
+                                fprintf(stderr, "unitguard-generator: unknown option or missing argument: '-%c' (see --help)\n",
+                                        optopt);
+                        else
+                                fprintf(stderr, "unitguard-generator: unknown option or missing argument: '%s' (see --help)\n",
+                                        argv[optind - 1]);
                         return GEN_EXIT_USAGE;
                 }
         /* systemd.generator(7): three directories, or one for all three. */

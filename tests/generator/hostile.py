@@ -212,6 +212,14 @@ def main():
               lines[-2] == 'unitguard-generator: 10 more masked or changed units not logged (at most 50 lines per run)',
               'log bound: 50 unit lines, then one line with the rest', '\n'.join(lines[-3:]))
 
+        # Usage errors: exit 2, one line, nothing written.
+        root, out = scratch(work, 'usage')
+        for args in ([out, out], [], ['--bogus', out], ['--root'], ['--log=syslog', out]):
+            p = subprocess.run([gen] + args, capture_output=True, text=True)
+            check(p.returncode == 2 and len(p.stderr.splitlines()) == 1 and
+                  p.stderr.startswith('unitguard-generator: ') and outputs(out) == {},
+                  'usage error %r: exit 2, one line' % args, p.stderr)
+
         # A read-only output directory: exit 1, each failure logged, nothing written.
         root, out = scratch(work, 'read-only')
         fixtures.build(root, 'basic')
