@@ -100,7 +100,7 @@ static int mask_unit(Generator *gen, const LookupUnit *u, const char *how, const
 
         if (outranks_early(u->fragment.path)) {
                 gen->stats->not_overridable++;
-                gen_log_unit(gen->log, GEN_LOG_ERR, "%s: rejected, but cannot be masked: %s outranks the generator's directory; %s",
+                gen_log_unit(gen->log, GEN_LOG_ERR, "%s: cannot be masked: %s outranks the generator's directory; %s",
                              u->id, u->fragment.path, why);
                 return 0;
         }
@@ -112,7 +112,7 @@ static int mask_unit(Generator *gen, const LookupUnit *u, const char *how, const
                 return r;
         if (r < 0) {
                 gen->stats->write_errors++;
-                gen_log_unit(gen->log, GEN_LOG_ERR, "%s: rejected, but the mask could not be written to %s: %s; %s", u->id,
+                gen_log_unit(gen->log, GEN_LOG_ERR, "%s: the mask could not be written to %s: %s; %s", u->id,
                              gen->o->early_dir, strerror(-r), why);
                 return 0;
         }
