@@ -139,6 +139,19 @@ def main():
               'long names: the 300-character name is left alone, the 255-character unit sanitized',
               repr(got) + '\n' + p.stderr)
 
+        # Units in the root's generator directories (the output of other
+        # generators, or of an earlier run) are not judged.
+        root, out = scratch(work, 'generated')
+        write_tree(root, {
+            'run/systemd/generator/made.service': '[Service]\nExecStart=/bin/true\nUser=0day\n',
+            'run/systemd/generator.early/early.service': '[Service]\nExecStart=/bin/true\nUser=0day\n',
+            'run/systemd/generator.late/late.service': '[Service]\nExecStart=/bin/true\nUser=0day\n',
+            LIB + 'lax.service': '[Service]\nExecStart=/bin/true\nUser=0day\n',
+        })
+        p = run(gen, root, out)
+        check(p.returncode == 0 and outputs(out) == {'lax.service': '-> /dev/null'} and '1 units judged' in p.stderr,
+              'generator directories of the root are left out', p.stderr)
+
         # A drop-in "directory" that is a regular file: ignored, as systemd does.
         root, out = scratch(work, 'dropin-file')
         write_tree(root, {
