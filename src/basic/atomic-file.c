@@ -262,7 +262,7 @@ int atomic_file_replace_full(const char *path, const AtomicFileId *expected, uns
                 else if (fchmod(fd, mode & 07777) < 0)
                         r = -errno;
         }
-        if (r >= 0 && fsync(fd) < 0)
+        if (r >= 0 && !(flags & ATOMIC_NO_SYNC) && fsync(fd) < 0)
                 r = -errno;
         if (close(fd) < 0 && r >= 0)
                 r = -errno;
@@ -287,7 +287,7 @@ int atomic_file_replace_full(const char *path, const AtomicFileId *expected, uns
         free(tmp);              /* renamed: nothing to remove any more */
         tmp = NULL;
 
-        if (fsync(dirfd) < 0)
+        if (!(flags & ATOMIC_NO_SYNC) && fsync(dirfd) < 0)
                 r = -errno;
 
 finish:

@@ -45,6 +45,10 @@ enum {
          * others (security.*, trusted.*) are copied where permitted. Without
          * this flag, and always for a new file, the mode is the one given. */
         ATOMIC_KEEP_ATTRS = 1 << 0,
+        /* No fsync of the file or the directory: for files that need not
+         * survive a crash (a generator's output under /run). A reader still
+         * sees the old content or the new, never a mix. */
+        ATOMIC_NO_SYNC = 1 << 1,
 };
 
 /* Writes size bytes at data to path as described above. mode: permission

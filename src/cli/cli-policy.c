@@ -26,23 +26,5 @@ int cli_load_policy(const char *name_or_path, Policy **ret) {
 }
 
 int cli_site_policy(const char *root_dir, char **ret) {
-        static const char *const paths[] = {
-                "/etc/unitguard/policy.yaml",
-                "/run/unitguard/policy.yaml",
-                "/usr/lib/unitguard/policy.yaml",
-        };
-
-        for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-                char *p = NULL;
-
-                if (asprintf(&p, "%s%s", root_dir && !streq(root_dir, "/") ? root_dir : "", paths[i]) < 0)
-                        return -ENOMEM;
-                if (access(p, F_OK) == 0) {
-                        *ret = p;
-                        return 0;
-                }
-                free(p);
-        }
-        *ret = NULL;
-        return 0;
+        return policy_site_path(root_dir, ret);
 }

@@ -98,6 +98,8 @@ int filter_emit(Filter *f, const Diag *d, const char *unit) {
                 f->n_diags[d->severity]++;
         if (f->collect)
                 return diag_list_copy(&f->findings, d, unit);
+        if (f->quiet)
+                return 0;
         return diag_format_text(d, &f->err);
 }
 
@@ -334,6 +336,11 @@ int finish_group(Filter *f, UnitGroup *g) {
                         return r;
         }
 
+        if ((has_units || g->unreadable) && f->on_unit) {
+                r = f->on_unit(f->on_unit_userdata, g);
+                if (r < 0)
+                        return r;
+        }
         if (has_units && f->collect) {
                 r = unit_record_json(f, g);
                 if (r < 0)

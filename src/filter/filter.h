@@ -18,12 +18,18 @@ typedef enum OutputFormat {
 /* Decides about one unit: sets g->verdict, adds edits and diagnostics.
  * Returns 0 or a negative errno. */
 typedef int (*FilterJudge)(void *userdata, UnitGroup *g);
+/* Sees each unit once it is judged and its findings are counted (the
+ * generator acts on the verdicts). Returns 0 or a negative errno. */
+typedef int (*FilterUnitHook)(void *userdata, const UnitGroup *g);
 
 typedef struct Filter {
         OutputFormat format;
         const char *stdin_name;        /* --name: the unit read from stdin */
         FilterJudge judge;             /* NULL: only file-level failures reject */
         void *judge_userdata;
+        FilterUnitHook on_unit;        /* NULL: none */
+        void *on_unit_userdata;
+        bool quiet;                    /* count findings, render none */
 
         int out_fd, err_fd;
         StrBuf out, err;               /* buffered output */

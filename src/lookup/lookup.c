@@ -449,7 +449,28 @@ static int scan_search_dir(Builder *b, size_t dir) {
         return r;
 }
 
+static void drop_generated_dirs(LookupPaths *lp) {
+        size_t k = 0;
+
+        for (size_t i = 0; i < lp->n_dirs; i++) {
+                const char *rest = startswith(lp->dirs[i].path, "/run/systemd/generator");
+
+                if (rest && (!*rest || *rest == '.')) {
+                        free(lp->dirs[i].path);
+                        free(lp->dirs[i].resolved);
+                        continue;
+                }
+                lp->dirs[k++] = lp->dirs[i];
+        }
+        lp->n_dirs = k;
+}
+
 int lookup_set_build(const Root *root, LookupScope scope, unsigned version, LookupSet *ret) {
+        return lookup_set_build_full(root, scope, version, 0, ret);
+}
+
+int lookup_set_build_full(const Root *root, LookupScope scope, unsigned version, LookupFlags flags,
+                          LookupSet *ret) {
         LookupSet set = {};
         Builder b = { .root = root, .version = version, .set = &set };
         int r;
@@ -457,6 +478,8 @@ int lookup_set_build(const Root *root, LookupScope scope, unsigned version, Look
         r = lookup_paths_init(root, scope, &set.paths);
         if (r < 0)
                 return r;
+        if (flags & LOOKUP_SKIP_GENERATED)
+                drop_generated_dirs(&set.paths);
         for (size_t i = 0; r >= 0 && i < set.paths.n_dirs; i++)
                 r = scan_search_dir(&b, i);
         if (r >= 0)

@@ -54,6 +54,15 @@ typedef struct LookupSet {
 } LookupSet;
 
 int lookup_set_build(const Root *root, LookupScope scope, unsigned version, LookupSet *ret);
+
+typedef enum LookupFlags {
+        /* Leave out /run/systemd/generator{,.early,.late}: a generator
+         * cannot see the output of the others (they run in parallel), and
+         * must not read its own. */
+        LOOKUP_SKIP_GENERATED = 1 << 0,
+} LookupFlags;
+int lookup_set_build_full(const Root *root, LookupScope scope, unsigned version, LookupFlags flags,
+                          LookupSet *ret);
 void lookup_set_done(LookupSet *s);
 const LookupUnit *lookup_set_find(const LookupSet *s, const char *id);
 const char *lookup_unit_state_to_string(LookupUnitState s);

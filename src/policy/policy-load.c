@@ -571,6 +571,22 @@ static int apply_removed_lines(LoadContext *c, Policy *p, const YNode *v) {
         return get_either(c, v, "removed-lines", "delete", "comment", &p->comment_removed);
 }
 
+/* generator: {rejected: mask|condition, initrd: BOOL} */
+static int apply_generator(LoadContext *c, Policy *p, const YNode *v) {
+        static const char *const keys[] = { "rejected", "initrd", NULL };
+        const YNode *n;
+        int r;
+
+        r = load_expect_kind(c, v, YNODE_MAPPING, "generator");
+        if (r >= 0)
+                r = load_check_keys(c, v, "generator", keys);
+        if (r >= 0 && (n = ynode_get(v, "rejected")))
+                r = get_either(c, n, "generator.rejected", "mask", "condition", &p->generator_condition);
+        if (r >= 0 && (n = ynode_get(v, "initrd")))
+                r = load_get_bool(c, n, "generator.initrd", &p->generator_initrd);
+        return r;
+}
+
 /* The keys of a policy, applied in this order whatever their order in the
  * file. version and extends (no apply) are read before the others. */
 typedef struct PolicyKey {
@@ -594,6 +610,7 @@ static const PolicyKey policy_keys[] = {
         { "require", load_apply_require },
         { "forbid", load_apply_forbid },
         { "waivers", load_apply_waivers },
+        { "generator", apply_generator },
 };
 
 static int check_policy_keys(LoadContext *c, const YNode *root) {

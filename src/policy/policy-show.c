@@ -150,6 +150,11 @@ int policy_show(const Policy *p, StrBuf *out) {
                 r = strbuf_printf(out, "unknown-directives: %s\nremoved-lines: %s\n",
                                   policy_action_to_string(p->unknown_action),
                                   p->comment_removed ? "comment" : "delete");
+        /* Only when it differs from the defaults, so older output stays. */
+        if (r >= 0 && (p->generator_condition || p->generator_initrd))
+                r = strbuf_printf(out, "generator:\n  rejected: %s\n  initrd: %s\n",
+                                  p->generator_condition ? "condition" : "mask",
+                                  p->generator_initrd ? "true" : "false");
         if (r >= 0 && p->n_rewrites > 0) {
                 r = strbuf_append_str(out, "rewrites:\n");
                 for (size_t i = 0; r >= 0 && i < p->n_rewrites; i++)

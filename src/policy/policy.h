@@ -119,6 +119,11 @@ typedef struct Policy {
         size_t n_assertions, allocated_assertions;
         PolicyWaiver *waivers;
         size_t n_waivers, allocated_waivers;
+
+        /* generator: how unitguard-generator(8) acts on the verdicts. */
+        bool generator_condition;      /* rejected units that systemd would load get a
+                                        * failing condition instead of a mask */
+        bool generator_initrd;         /* also act in the initrd */
 } Policy;
 
 typedef struct PolicyError {
@@ -158,6 +163,11 @@ typedef struct BuiltinPolicy {
 const BuiltinPolicy *builtin_policy_find(const char *name);
 const BuiltinPolicy *builtin_policies(size_t *n);
 #define DEFAULT_POLICY_NAME "default"
+
+/* The site policy: the first of /etc, /run, /usr/lib /unitguard/policy.yaml
+ * that exists below root_dir (NULL or "/": the host), as a path to load, or
+ * NULL in *ret when there is none (the built-in default applies). */
+int policy_site_path(const char *root_dir, char **ret);
 
 /* Writes the effective policy as YAML (extends resolved). */
 int policy_show(const Policy *p, StrBuf *out);
