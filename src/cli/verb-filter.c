@@ -15,6 +15,7 @@
 #include "filter/filter.h"
 #include "lookup/lookup.h"
 #include "policy/policy-engine.h"
+#include "policy/policy-hardware.h"
 #include "verbs.h"
 
 static void help_check(FILE *f) {
@@ -38,6 +39,12 @@ static void help_check(FILE *f) {
                 "     --fail-on=LEVEL    exit 1 on findings of LEVEL or worse: error (default),\n"
                 "                        warning, note, never\n"
                 "  -v --verbose          also show notes\n"
+                "Hardware (read only when the policy has hardware conditions, or with --devices):\n"
+                "     --sysfs=DIR        devices from this sysfs tree (default: /sys)\n"
+                "     --hardware=FILE    devices from a hardware profile instead (see unitguard.policy(5))\n"
+                "     --hwdb-bin=FILE    hwdb properties from this hwdb.bin (default: the root's)\n"
+                "     --hwdb=DIR         hwdb properties from the .hwdb sources in DIR\n"
+                "     --devices          report every unit's device ties (notes; JSON: device_ties)\n"
                 "  -h --help             show this help\n"
                 "\n"
                 "Findings go to standard output as 'PATH:LINE: severity: message', then one\n"
@@ -65,6 +72,12 @@ static void help(FILE *f) {
                 "     --user             the user manager's unit set (with --root)\n"
                 "  -n --name=NAME        name of the unit read from standard input\n"
                 "  -f --format=unit|json write unit text (default) or the parsed model\n"
+                "Hardware (read only when the policy has hardware conditions, or with --devices):\n"
+                "     --sysfs=DIR        devices from this sysfs tree (default: /sys)\n"
+                "     --hardware=FILE    devices from a hardware profile instead (see unitguard.policy(5))\n"
+                "     --hwdb-bin=FILE    hwdb properties from this hwdb.bin (default: the root's)\n"
+                "     --hwdb=DIR         hwdb properties from the .hwdb sources in DIR\n"
+                "     --devices          report every unit's device ties (notes; JSON: device_ties)\n"
                 "  -h --help             show this help\n"
                 "\n"
                 "Diagnostics go to standard error as 'PATH:LINE: severity: message'.\n"
@@ -174,6 +187,51 @@ static int check_write_report(const Filter *f, CheckContext *ctx, bool sarif) {
         return 0;
 }
 
+/* Reads what the policy's hardware conditions need (and, with --devices,
+ * the devices and udev rules for the report). Returns 0, or an exit
+ * status after reporting the problem. */
+static int setup_hardware(Filter *f, const Policy *policy, const HwOptions *o, const char *root_dir,
+                          bool devices_report, bool check, HwContext *ctx, PolicyHardware *h) {
+        PolicyHardwareNeeds needs;
+        _cleanup_free_ char *error = NULL;
+        int r = 0;
+
+        policy_hardware_needs(policy, &needs);
+        if (!needs.devices && !needs.ties && !devices_report)
+                return 0;      /* nothing hardware-related is read */
+        if (needs.devices || devices_report)
+                r = hw_context_load_devices(ctx, o, &error);
+        if (r >= 0 && needs.hwdb)
+                r = hw_context_load_hwdb(ctx, o, &error);
+        if (r >= 0 && root_dir && (needs.ties || devices_report)) {
+                Root root = { .fd = -EBADF };
+
+                r = root_open(root_dir, &root);
+                if (r >= 0)
+                        r = hw_context_load_udev(ctx, &root);
+                root_done(&root);
+                if (r < 0 && r != -ENOMEM && asprintf(&error, "%s: error: cannot read udev rules: %s", root_dir,
+                                                      strerror(-r)) < 0)
+                        r = -ENOMEM;
+        }
+        if (r < 0) {
+                if (error)
+                        fprintf(stderr, "%s (hardware)\n", error);
+                else
+                        fprintf(stderr, "unitguard %s: %s\n", check ? "check" : "filter", strerror(-r));
+                return r == -EINVAL ? EXIT_USAGE : EXIT_INPUT;
+        }
+        /* Warnings while reading: unreadable sysfs files, rules files. */
+        for (size_t i = 0; i < ctx->diags.n; i++) {
+                r = filter_emit(f, &ctx->diags.items[i], NULL);
+                if (r < 0)
+                        return EXIT_INPUT;
+        }
+        h->ctx = ctx;
+        h->report = devices_report || check;
+        return 0;
+}
+
 static int pipeline(int argc, char **argv, bool check) {
         static const struct option options[] = {
                 { "root", required_argument, NULL, 'r' },
@@ -186,9 +244,19 @@ static int pipeline(int argc, char **argv, bool check) {
                 { "target-version", required_argument, NULL, 't' },
                 { "no-policy", no_argument, NULL, 'P' },
                 { "format", required_argument, NULL, 'f' },
+                { "sysfs", required_argument, NULL, 1001 },
+                { "hardware", required_argument, NULL, 1002 },
+                { "hwdb-bin", required_argument, NULL, 1003 },
+                { "hwdb", required_argument, NULL, 1004 },
+                { "devices", no_argument, NULL, 1005 },
                 { "help", no_argument, NULL, 'h' },
                 {}
         };
+        _cleanup_(hw_context_done) HwContext hwctx = {};
+        _cleanup_(policy_hardware_done) PolicyHardware hardware = {};
+        _cleanup_(strbuf_done) StrBuf hardware_json = {};
+        HwOptions hwopts = {};
+        bool devices_report = false, hw_active = false;
         _cleanup_(filter_done) Filter f;
         _cleanup_(policy_freep) Policy *policy = NULL;
         const char *verb = check ? "check" : "filter";
@@ -267,6 +335,21 @@ static int pipeline(int argc, char **argv, bool check) {
                                 return EXIT_USAGE;
                         }
                         break;
+                case 1001:
+                        hwopts.sysfs_dir = optarg;
+                        break;
+                case 1002:
+                        hwopts.profile = optarg;
+                        break;
+                case 1003:
+                        hwopts.hwdb_bin = optarg;
+                        break;
+                case 1004:
+                        hwopts.hwdb_dir = optarg;
+                        break;
+                case 1005:
+                        devices_report = true;
+                        break;
                 case 'h':
                         if (check)
                                 help_check(stdout);
@@ -279,6 +362,14 @@ static int pipeline(int argc, char **argv, bool check) {
 
         if (root_dir && optind < argc) {
                 fprintf(stderr, "unitguard %s: --root takes no FILE arguments\n", verb);
+                return EXIT_USAGE;
+        }
+        if (hwopts.sysfs_dir && hwopts.profile) {
+                fprintf(stderr, "unitguard %s: --sysfs and --hardware exclude each other\n", verb);
+                return EXIT_USAGE;
+        }
+        if (hwopts.hwdb_bin && hwopts.hwdb_dir) {
+                fprintf(stderr, "unitguard %s: --hwdb-bin and --hwdb exclude each other\n", verb);
                 return EXIT_USAGE;
         }
         if (scope == LOOKUP_USER && !root_dir) {
@@ -315,6 +406,15 @@ static int pipeline(int argc, char **argv, bool check) {
                 engine.user_scope = scope == LOOKUP_USER;
                 f.judge = policy_engine_judge;
                 f.judge_userdata = &engine;
+                hwopts.root = root_dir;
+                r = setup_hardware(&f, policy, &hwopts, root_dir, devices_report, check, &hwctx, &hardware);
+                if (r != 0)
+                        return r;
+                hw_active = hardware.ctx != NULL;
+                if (hw_active) {
+                        hardware.version = engine.version;
+                        engine.hw = &hardware;
+                }
         }
 
         /* One plain file comes out as it went in; several inputs are framed
@@ -329,6 +429,16 @@ static int pipeline(int argc, char **argv, bool check) {
                         r = filter_stream(&f, STDIN_FILENO, "<stdin>");
                 else
                         r = filter_path(&f, argv[i], framed);
+        }
+        /* What the hardware conditions decided, and the devices read. */
+        if (r >= 0 && hw_active && (check || devices_report)) {
+                _cleanup_(diag_list_done) DiagList notes = {};
+
+                r = policy_hardware_report(&hardware, policy, &notes);
+                for (size_t i = 0; r >= 0 && i < notes.n; i++)
+                        r = filter_emit(&f, &notes.items[i], NULL);
+                if (r >= 0 && check && f.collect)
+                        r = policy_hardware_json(&hardware, policy, &hardware_json);
         }
         /* check: waivers of the policy that no finding used are warnings. */
         if (r >= 0 && check && policy) {
@@ -359,6 +469,7 @@ static int pipeline(int argc, char **argv, bool check) {
                         .target_version = engine.version,
                         .root = root_dir,
                         .scope = lookup_scope_to_string(scope),
+                        .hardware_json = hardware_json.data,
                 };
 
                 r = check_write_report(&f, &ctx, streq(check_format, "sarif"));

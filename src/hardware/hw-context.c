@@ -179,6 +179,13 @@ static const HwDevice *find_sys_alias(const HwDeviceSet *s, const char *path) {
 
         if ((p = startswith(path, "/sys/class/"))) {
                 slash = strchr(p, '/');
+                if (!slash && *p) {
+                        /* The class directory: some device of it is present. */
+                        for (size_t i = 0; i < s->n; i++)
+                                if (streq_ptr(s->devices[i].subsystem, p))
+                                        return &s->devices[i];
+                        return NULL;
+                }
                 if (!slash || strchr(slash + 1, '/'))
                         return NULL;
                 return find_subsys_name(s, p, (size_t) (slash - p), slash + 1);

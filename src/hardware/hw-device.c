@@ -196,5 +196,5 @@ const HwDevice *hw_device_set_find_node(const HwDeviceSet *s, const char *path) 
 }
 
 const char *hw_device_label(const HwDevice *d) {
-        return d->modalias ? d->modalias : d->devname ? d->devname : d->syspath;
+        return d->devname ? d->devname : d->syspath;
 }

@@ -59,5 +59,5 @@ const HwDevice *hw_device_set_find_node(const HwDeviceSet *s, const char *path);
 /* The device with that syspath ("/sys/devices/..."), or NULL. */
 const HwDevice *hw_device_set_find_syspath(const HwDeviceSet *s, const char *syspath);
 
-/* A short name for reports: the modalias, else the node, else the syspath. */
+/* A short name for reports: the node, else the syspath. */
 const char *hw_device_label(const HwDevice *d);

@@ -594,6 +594,7 @@ static const PolicyKey policy_keys[] = {
         { "require", load_apply_require },
         { "forbid", load_apply_forbid },
         { "waivers", load_apply_waivers },
+        { "device-units", load_apply_device_units },
 };
 
 static int check_policy_keys(LoadContext *c, const YNode *root) {

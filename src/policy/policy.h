@@ -119,6 +119,8 @@ typedef struct Policy {
         size_t n_assertions, allocated_assertions;
         PolicyWaiver *waivers;
         size_t n_waivers, allocated_waivers;
+        char **device_units;   /* device-units: globs of units that are device-tied */
+        size_t n_device_units;
 } Policy;
 
 typedef struct PolicyError {
