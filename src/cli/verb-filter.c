@@ -190,21 +190,22 @@ static int check_write_report(const Filter *f, CheckContext *ctx, bool sarif) {
 }
 
 /* Reads what the policy's hardware conditions need (and, with --devices,
- * the devices and udev rules for the report). Returns 0, or an exit
- * status after reporting the problem. */
+ * the devices and udev rules for the report). Returns 1 when hardware is
+ * on, 0 when nothing was needed, -EIO when something could not be read
+ * (reported as a finding, counted as an input error), or -ENOMEM. */
 static int setup_hardware(Filter *f, const Policy *policy, const HwOptions *o, const char *root_dir,
-                          bool devices_report, bool check, HwContext *ctx, PolicyHardware *h) {
+                          bool devices_report, HwContext *ctx) {
+        _cleanup_(diag_list_done) DiagList errors = {};
         PolicyHardwareNeeds needs;
-        _cleanup_free_ char *error = NULL;
         int r = 0;
 
         policy_hardware_needs(policy, &needs);
         if (!needs.devices && !needs.ties && !devices_report)
                 return 0;      /* nothing hardware-related is read */
         if (needs.devices || devices_report)
-                r = hw_context_load_devices(ctx, o, &error);
+                r = hw_context_load_devices(ctx, o, &errors);
         if (r >= 0 && needs.hwdb)
-                r = hw_context_load_hwdb(ctx, o, &error);
+                r = hw_context_load_hwdb(ctx, o, &errors);
         if (r >= 0 && root_dir && (needs.ties || devices_report)) {
                 Root root = { .fd = -EBADF };
 
@@ -212,26 +213,32 @@ static int setup_hardware(Filter *f, const Policy *policy, const HwOptions *o, c
                 if (r >= 0)
                         r = hw_context_load_udev(ctx, &root);
                 root_done(&root);
-                if (r < 0 && r != -ENOMEM && asprintf(&error, "%s: error: cannot read udev rules: %s", root_dir,
-                                                      strerror(-r)) < 0)
+                if (r < 0 && r != -ENOMEM &&
+                    diag_add(&errors, DIAG_ERROR, EFFECT_NONE, "hardware.unreadable", root_dir, 0, NULL, NULL,
+                             "cannot read udev rules: %s", strerror(-r)) < 0)
                         r = -ENOMEM;
         }
-        if (r < 0) {
-                if (error)
-                        fprintf(stderr, "%s (hardware)\n", error);
-                else
-                        fprintf(stderr, "unitguard %s: %s\n", check ? "check" : "filter", strerror(-r));
-                return r == -EINVAL ? EXIT_USAGE : EXIT_INPUT;
-        }
-        /* Warnings while reading: unreadable sysfs files, rules files. */
+        if (r == -ENOMEM)
+                return r;
+        /* Warnings while reading (unreadable sysfs files, rules files),
+         * then the error that stops the run. */
         for (size_t i = 0; i < ctx->diags.n; i++) {
-                r = filter_emit(f, &ctx->diags.items[i], NULL);
-                if (r < 0)
-                        return EXIT_INPUT;
+                int q = filter_emit(f, &ctx->diags.items[i], NULL);
+
+                if (q < 0)
+                        return q;
         }
-        h->ctx = ctx;
-        h->report = devices_report || check;
-        return 0;
+        if (r < 0) {
+                f->n_input_errors++;
+                for (size_t i = 0; i < errors.n; i++) {
+                        int q = filter_emit(f, &errors.items[i], NULL);
+
+                        if (q < 0)
+                                return q;
+                }
+                return -EIO;
+        }
+        return 1;
 }
 
 static int pipeline(int argc, char **argv, bool check) {
@@ -258,7 +265,7 @@ static int pipeline(int argc, char **argv, bool check) {
         _cleanup_(policy_hardware_done) PolicyHardware hardware = {};
         _cleanup_(strbuf_done) StrBuf hardware_json = {};
         HwOptions hwopts = {};
-        bool devices_report = false, hw_active = false;
+        bool devices_report = false, hw_active = false, hw_failed = false;
         _cleanup_(filter_done) Filter f;
         _cleanup_(policy_freep) Policy *policy = NULL;
         const char *verb = check ? "check" : "filter";
@@ -409,24 +416,32 @@ static int pipeline(int argc, char **argv, bool check) {
                 f.judge = policy_engine_judge;
                 f.judge_userdata = &engine;
                 hwopts.root = root_dir;
-                r = setup_hardware(&f, policy, &hwopts, root_dir, devices_report, check, &hwctx, &hardware);
-                if (r != 0)
-                        return r;
-                hw_active = hardware.ctx != NULL;
-                if (hw_active) {
+                r = setup_hardware(&f, policy, &hwopts, root_dir, devices_report, &hwctx);
+                if (r == -EIO)
+                        hw_failed = true;
+                else if (r < 0) {
+                        fprintf(stderr, "unitguard %s: %s\n", verb, strerror(-r));
+                        return EXIT_INPUT;
+                } else if (r > 0) {
+                        hw_active = true;
+                        hardware.ctx = &hwctx;
+                        hardware.report = devices_report || check;
                         hardware.version = engine.version;
                         engine.hw = &hardware;
                 }
+                r = 0;
         }
 
         /* One plain file comes out as it went in; several inputs are framed
          * like 'systemctl cat' so they can be told apart. */
         framed = argc - optind > 1;
-        if (root_dir)
+        if (hw_failed)
+                ;      /* the devices could not be read: no unit is judged */
+        else if (root_dir)
                 r = run_root(&f, root_dir, scope, engine.version ? engine.version : target ? target : 252);
         else if (optind >= argc)
                 r = filter_stream(&f, STDIN_FILENO, "<stdin>");
-        for (int i = optind; r >= 0 && i < argc; i++) {
+        for (int i = optind; r >= 0 && !hw_failed && i < argc; i++) {
                 if (streq(argv[i], "-"))
                         r = filter_stream(&f, STDIN_FILENO, "<stdin>");
                 else

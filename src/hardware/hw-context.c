@@ -22,21 +22,21 @@ void hw_context_done(HwContext *c) {
         *c = (HwContext) {};
 }
 
-int hw_context_load_devices(HwContext *c, const HwOptions *o, char **ret_error) {
+int hw_context_load_devices(HwContext *c, const HwOptions *o, DiagList *errors) {
         const char *dir = o->sysfs_dir ? o->sysfs_dir : "/sys";
         int r;
 
-        *ret_error = NULL;
         if (c->have_devices)
                 return 0;
         if (o->profile) {
-                r = hw_profile_load(o->profile, &c->devices, ret_error);
+                r = hw_profile_load(o->profile, &c->devices, errors);
                 if (r == -ENOMEM)
                         return r;
         } else {
                 r = hw_sysfs_load(dir, &c->devices, &c->diags);
                 if (r < 0 && r != -ENOMEM &&
-                    asprintf(ret_error, "%s: error: cannot read devices: %s", dir,
+                    diag_add(errors, DIAG_ERROR, EFFECT_NONE, "hardware.unreadable", dir, 0, NULL, NULL,
+                             "cannot read devices: %s",
                              r == -E2BIG ? "more devices or directories than unitguard reads"
                              : r == -ENOENT ? "no devices/ directory"
                                             : strerror(-r)) < 0)
@@ -75,7 +75,7 @@ static int fill_one(void *userdata) {
         return 0;
 }
 
-int hw_context_load_hwdb(HwContext *c, const HwOptions *o, char **ret_error) {
+int hw_context_load_hwdb(HwContext *c, const HwOptions *o, DiagList *errors) {
         _cleanup_(hwdb_bin_freep) HwdbBin *db = NULL;
         _cleanup_free_ char *path = NULL;
         _cleanup_(diag_list_done) DiagList diags = {};
@@ -84,7 +84,6 @@ int hw_context_load_hwdb(HwContext *c, const HwOptions *o, char **ret_error) {
         const char *reason = NULL;
         int r;
 
-        *ret_error = NULL;
         if (c->hwdb_source)
                 return 0;
         if (o->hwdb_bin) {
@@ -103,10 +102,7 @@ int hw_context_load_hwdb(HwContext *c, const HwOptions *o, char **ret_error) {
                 reason = r == -ENOENT ? "no .hwdb files" : r == -EBADMSG ? "the sources have errors" : NULL;
                 if (r == -EBADMSG && diags.n > 0 && diags.items[0].file) {
                         /* The first error names the file and line. */
-                        if (asprintf(ret_error, "%s:%u: error: %s", diags.items[0].file, diags.items[0].line,
-                                     diags.items[0].message) < 0)
-                                return -ENOMEM;
-                        return r;
+                        return diag_list_copy(errors, &diags.items[0], NULL) < 0 ? -ENOMEM : r;
                 }
         } else {
                 r = hwdb_open_default_bin(o->root, &db, &path, &reason);
@@ -116,8 +112,8 @@ int hw_context_load_hwdb(HwContext *c, const HwOptions *o, char **ret_error) {
         if (r == -ENOMEM || (r >= 0 && !path))
                 return -ENOMEM;
         if (r < 0) {
-                if (asprintf(ret_error, "%s: error: cannot open the hwdb: %s",
-                             path ? path : o->root ? o->root : "/", reason ? reason : strerror(-r)) < 0)
+                if (diag_add(errors, DIAG_ERROR, EFFECT_NONE, "hardware.hwdb", path ? path : o->root ? o->root : "/", 0,
+                             NULL, NULL, "cannot open the hwdb: %s", reason ? reason : strerror(-r)) < 0)
                         return -ENOMEM;
                 return r;
         }
@@ -135,8 +131,10 @@ int hw_context_load_hwdb(HwContext *c, const HwOptions *o, char **ret_error) {
         hwdb_guard_uninstall(&guard);
         hwdb_lookup_done(&l);
         if (r < 0) {
-                if (r != -ENOMEM && asprintf(ret_error, "%s: error: cannot look up devices in the hwdb: %s", path,
-                                             r == -ESTALE ? "the file changed while in use" : strerror(-r)) < 0)
+                if (r != -ENOMEM &&
+                    diag_add(errors, DIAG_ERROR, EFFECT_NONE, "hardware.hwdb", path, 0, NULL, NULL,
+                             "cannot look up devices in the hwdb: %s",
+                             r == -ESTALE ? "the file changed while in use" : strerror(-r)) < 0)
                         return -ENOMEM;
                 return r;
         }
@@ -156,18 +154,12 @@ int hw_context_load_udev(HwContext *c, const Root *root) {
         return 0;
 }
 
-static const char *sysname(const HwDevice *d) {
-        const char *slash = strrchr(d->syspath, '/');
-
-        return slash ? slash + 1 : d->syspath;
-}
-
 static const HwDevice *find_subsys_name(const HwDeviceSet *s, const char *subsystem, size_t sl, const char *name) {
         for (size_t i = 0; i < s->n; i++) {
                 const HwDevice *d = &s->devices[i];
 
                 if (d->subsystem && strlen(d->subsystem) == sl && strncmp(d->subsystem, subsystem, sl) == 0 &&
-                    streq(sysname(d), name))
+                    streq(hw_device_sysname(d), name))
                         return d;
         }
         return NULL;

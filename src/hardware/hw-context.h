@@ -35,15 +35,17 @@ typedef struct HwContext {
 
 void hw_context_done(HwContext *c);
 
-/* Reads the devices (profile, else sysfs). Errors: *ret_error gets one
- * line "PATH[:LINE]: error: ...", and the errno is returned. */
-int hw_context_load_devices(HwContext *c, const HwOptions *o, char **ret_error);
+/* Reads the devices (profile, else sysfs). On failure one error record
+ * (rule hardware.profile for a bad profile line, hardware.unreadable
+ * otherwise) is added to errors and the errno returned. */
+int hw_context_load_devices(HwContext *c, const HwOptions *o, DiagList *errors);
 
 /* Opens the hwdb (hwdb_bin, else hwdb_dir sources, else the root's
  * hwdb.bin in systemd's search order) and looks up every device's
  * modalias in it once, keeping the properties (HwDevice.hwdb_props); the
- * database is closed again. Needs the devices. Errors as above. */
-int hw_context_load_hwdb(HwContext *c, const HwOptions *o, char **ret_error);
+ * database is closed again. Needs the devices. Errors as above (rule
+ * hardware.hwdb). */
+int hw_context_load_hwdb(HwContext *c, const HwOptions *o, DiagList *errors);
 
 /* Reads the udev rules of the root (SYSTEMD_WANTS). */
 int hw_context_load_udev(HwContext *c, const struct Root *root);

@@ -195,6 +195,13 @@ const HwDevice *hw_device_set_find_node(const HwDeviceSet *s, const char *path) 
         return NULL;
 }
 
+const char *hw_device_sysname(const HwDevice *d) {
+        const char *s = startswith(d->syspath, "/sys/") || !d->devname ? d->syspath : d->devname;
+        const char *slash = strrchr(s, '/');
+
+        return slash ? slash + 1 : s;
+}
+
 const char *hw_device_label(const HwDevice *d) {
         return d->devname ? d->devname : d->syspath;
 }

@@ -59,5 +59,9 @@ const HwDevice *hw_device_set_find_node(const HwDeviceSet *s, const char *path);
 /* The device with that syspath ("/sys/devices/..."), or NULL. */
 const HwDevice *hw_device_set_find_syspath(const HwDeviceSet *s, const char *syspath);
 
+/* The device's kernel name (udev's KERNEL): the last component of its
+ * sysfs path; for a profile device without DEVPATH=, of its node. */
+const char *hw_device_sysname(const HwDevice *d);
+
 /* A short name for reports: the node, else the syspath. */
 const char *hw_device_label(const HwDevice *d);

@@ -22,9 +22,9 @@
 #define HW_PROFILE_LINE_MAX 4096u
 
 /* Parses a profile held in memory; source names it in errors. On a bad
- * line returns -EINVAL and sets *ret_error to "SOURCE:LINE: error: ..."
- * (no newline). -E2BIG over HW_DEVICES_MAX (also with an error line). */
-int hw_profile_parse(const char *text, size_t size, const char *source, HwDeviceSet *ret, char **ret_error);
+ * line returns -EINVAL and adds one error (rule hardware.profile, at
+ * SOURCE:LINE) to errors; -E2BIG over HW_DEVICES_MAX, likewise. */
+int hw_profile_parse(const char *text, size_t size, const char *source, HwDeviceSet *ret, DiagList *errors);
 /* Reads and parses a profile file. A file that cannot be read gives its
- * errno and "FILE: error: ..." in *ret_error. */
-int hw_profile_load(const char *path, HwDeviceSet *ret, char **ret_error);
+ * errno and an error at FILE (rule hardware.unreadable). */
+int hw_profile_load(const char *path, HwDeviceSet *ret, DiagList *errors);

@@ -119,33 +119,14 @@ static bool is_hardware_condition(const char *k) {
         return rest && (streq(rest, "Virtualization") || streq(rest, "Firmware") || streq(rest, "CPUFeature"));
 }
 
-/* Drops the ties an empty assignment of key resets. */
-static void reset_key(HwTieList *l, const char *key) {
-        size_t kl = strlen(key), w = 0;
-
-        for (size_t i = 0; i < l->n; i++) {
-                HwTie *t = &l->items[i];
-
-                if (t->kind == HW_TIE_DEPENDENCY && strncmp(t->via, key, kl) == 0 && t->via[kl] == '=') {
-                        tie_done(t);
-                        continue;
-                }
-                l->items[w++] = *t;
-        }
-        l->n = w;
-}
-
 static int dependency_ties(HwTieList *l, const UnitGroup *g, const UnitFile *f, const UnitEntry *e, const char *key,
                            const char *value, unsigned version) {
         _cleanup_free_ char *copy = strdup(value);
         int r;
 
+        /* An empty dependency assignment resets nothing: systemd ignores it. */
         if (!copy)
                 return -ENOMEM;
-        if (!value[0]) {
-                reset_key(l, key);
-                return 0;
-        }
         for (char *w = copy, *end; *w; w = end) {
                 _cleanup_free_ char *expanded = NULL, *path = NULL, *via = NULL;
                 SpecifierInfo info = {};
@@ -345,14 +326,15 @@ int hw_unit_ties(const UnitGroup *g, const HwUdevRules *rules, char *const *glob
         r = instance_tie(&l, g);
         if (r < 0)
                 return r;
-        for (size_t i = 0; rules && g->name && i < rules->n; i++) {
+        /* udev pulls in instances (and plain units), never a template. */
+        for (size_t i = 0; rules && g->name && !unit_name_is_template(g->name) && i < rules->n; i++) {
                 const HwUdevWants *w = &rules->wants[i];
                 HwTie *t = NULL;
                 char *via = NULL;
 
                 if (fnmatch(w->glob, g->name, 0) != 0)
                         continue;
-                if (asprintf(&via, "ENV{SYSTEMD_WANTS}+=\"%s\"", w->unit) < 0)
+                if (asprintf(&via, "ENV{SYSTEMD_WANTS}+=\"%s\" at %s:%u", w->unit, w->file, w->line) < 0)
                         return -ENOMEM;
                 r = add_tie(&l, HW_TIE_UDEV, via, NULL, false, w->file, w->line, &t);
                 if (r < 0)

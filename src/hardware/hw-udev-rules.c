@@ -409,7 +409,7 @@ int hw_udev_wants_matches(const HwUdevWants *w, const HwDevice *d) {
                 return -EDOM;
         for (size_t i = 0; i < w->n_matches; i++) {
                 const HwUdevMatch *m = &w->matches[i];
-                const char *v = NULL, *slash;
+                const char *v = NULL;
                 bool hit;
 
                 switch (m->key) {
@@ -417,8 +417,7 @@ int hw_udev_wants_matches(const HwUdevWants *w, const HwDevice *d) {
                         v = d->subsystem;
                         break;
                 case UDEV_MATCH_KERNEL:
-                        slash = strrchr(d->syspath, '/');
-                        v = slash ? slash + 1 : d->syspath;
+                        v = hw_device_sysname(d);
                         break;
                 case UDEV_MATCH_DRIVER:
                         v = d->driver;
