@@ -35,13 +35,19 @@ static int warn(Walk *w, const char *rel, const char *name, const char *fmt, con
  * when it does not exist, or a negative errno. A symlink is not followed. */
 static int read_attr(int dfd, const char *name, char **ret) {
         _cleanup_free_ char *data = NULL;
+        struct stat st = {};
         size_t size = 0;
         int fd, r;
 
         fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
         if (fd < 0)
                 return errno == ENOENT ? 0 : -errno;
-        r = read_full_fd(fd, HW_ATTR_FILE_MAX, &data, &size);
+        /* A FIFO, socket or device node never stands for an attribute. */
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+                close(fd);
+                return S_ISDIR(st.st_mode) ? -EISDIR : -EBADFD;
+        }
+        r = read_full_fd_sized(fd, st.st_size, HW_ATTR_FILE_MAX, &data, &size);
         close(fd);
         if (r < 0)
                 return r;
