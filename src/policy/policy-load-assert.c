@@ -261,9 +261,13 @@ static int parse_one(LoadContext *c, const YNode *map, const YNode *k, const YNo
 
                 /* true, false, or bound: tied to a device node or device of its own. */
                 if (v->kind == YNODE_SCALAR && streq(v->scalar, "bound")) {
-                        r = cond_new(COND_DEVICE_TIED, ret);
+                        _cleanup_(condition_freep) Condition *t = NULL;
+
+                        r = cond_new(COND_DEVICE_TIED, &t);
                         if (r >= 0)
-                                r = load_get_string_list(c, v, name, &(*ret)->strings, &(*ret)->n_strings);
+                                r = load_get_string_list(c, v, name, &t->strings, &t->n_strings);
+                        if (r >= 0)
+                                *ret = TAKE_PTR(t);
                 } else {
                         r = load_get_bool(c, v, name, &b);
                         if (r == -EINVAL)

@@ -90,9 +90,15 @@ int load_apply_device_units(LoadContext *c, Policy *p, const YNode *v) {
         size_t n = 0;
         int r;
 
+        /* The list of a child policy adds to the inherited one. */
         r = load_get_string_list(c, v, "device-units", &l, &n);
-        if (r < 0)
+        if (r < 0) {
+                /* What was read before the failure is the caller's to free. */
+                for (size_t i = 0; i < n; i++)
+                        free(l[i]);
+                free(l);
                 return r;
+        }
         /* A child policy's list adds to the one it extends. */
         for (size_t i = 0; i < n; i++) {
                 char **nl = reallocarray_safe(p->device_units, p->n_device_units + 1, sizeof(char *));
