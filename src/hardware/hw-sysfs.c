@@ -141,9 +141,14 @@ static int read_device(Walk *w, int dfd, const char *rel) {
         int ru, rm, r;
 
         ru = read_attr(dfd, "uevent", &uevent);
-        rm = read_attr(dfd, "modalias", &modalias);
+        /* The kernel writes the same text to MODALIAS= in uevent: the
+         * modalias file is read only when uevent does not have it. */
+        rm = ru > 0 && (startswith(uevent, "MODALIAS=") || strstr(uevent, "\nMODALIAS="))
+                     ? 0
+                     : read_attr(dfd, "modalias", &modalias);
         if (ru == 0 && rm == 0)
                 return 0;      /* not a device: power/, subdirectories of attributes */
+        /* (With MODALIAS= in uevent, rm is 0 and the uevent line gives it.) */
         if (ru < 0 && ru != -ENOMEM) {
                 r = warn(w, rel, "uevent", "cannot read: ", attr_error(ru));
                 if (r < 0)

@@ -12,8 +12,9 @@
  * directory below dir/devices that has a `uevent` or `modalias` file is a
  * device. From `uevent`: MAJOR, MINOR, DEVNAME, DRIVER, SUBSYSTEM (a
  * fixture may write it; the kernel's `subsystem` link is used otherwise),
- * MODALIAS and every other line as a property; the `modalias` file wins
- * over MODALIAS=. Symbolic links are never followed (sysfs is full of
+ * MODALIAS and every other line as a property; the `modalias` file is
+ * read when uevent has no MODALIAS= (the kernel writes the same text to
+ * both). Symbolic links are never followed (sysfs is full of
  * them, and of loops), only read: `subsystem` and `driver` for their last
  * component, dev/char and dev/block for device numbers. A file that cannot
  * be read or is larger than HW_ATTR_FILE_MAX is a warning in diags and is
