@@ -264,6 +264,16 @@ static int parse_rule(HwUdevRules *rules, const char *file, unsigned line, const
         return r == -EINVAL ? 0 : r;   /* a line udev cannot parse pulls nothing in */
 }
 
+/* A comment line: '#' after blanks, within the n bytes of the line (the
+ * text is not NUL-terminated). */
+static bool is_comment(const char *p, size_t n) {
+        size_t i = 0;
+
+        while (i < n && (p[i] == ' ' || p[i] == '\t'))
+                i++;
+        return i < n && p[i] == '#';
+}
+
 int hw_udev_rules_parse(HwUdevRules *rules, const char *file, const char *text, size_t size) {
         _cleanup_(strbuf_done) StrBuf logical = {};
         const char *p = text, *end = text + size;
@@ -281,7 +291,7 @@ int hw_udev_rules_parse(HwUdevRules *rules, const char *file, const char *text, 
                 cont = n > 0 && p[n - 1] == '\\';
                 if (logical.len == 0)
                         first = line;
-                if (!(logical.len == 0 && n > 0 && p[strspn(p, " \t")] == '#')) {
+                if (!(logical.len == 0 && is_comment(p, n))) {
                         r = strbuf_append(&logical, p, cont ? n - 1 : n);
                         if (r < 0)
                                 return r;
