@@ -190,34 +190,22 @@ static int check_write_report(const Filter *f, CheckContext *ctx, bool sarif) {
 }
 
 /* Reads what the policy's hardware conditions need (and, with --devices,
- * the devices and udev rules for the report). Returns 1 when hardware is
- * on, 0 when nothing was needed, -EIO when something could not be read
- * (reported as a finding, counted as an input error), or -ENOMEM. */
+ * the devices and udev rules for the report); reports what went wrong.
+ * Returns 1 when hardware is on, 0 when nothing was needed, -EIO when a
+ * source could not be read (an input error), or -ENOMEM. */
 static int setup_hardware(Filter *f, const Policy *policy, const HwOptions *o, const char *root_dir,
                           bool devices_report, HwContext *ctx) {
         _cleanup_(diag_list_done) DiagList errors = {};
-        PolicyHardwareNeeds needs;
+        Root root = { .fd = -EBADF };
         int r = 0;
 
-        policy_hardware_needs(policy, &needs);
-        if (!needs.devices && !needs.ties && !devices_report)
-                return 0;      /* nothing hardware-related is read */
-        if (needs.devices || devices_report)
-                r = hw_context_load_devices(ctx, o, &errors);
-        if (r >= 0 && needs.hwdb)
-                r = hw_context_load_hwdb(ctx, o, &errors);
-        if (r >= 0 && root_dir && (needs.ties || devices_report)) {
-                Root root = { .fd = -EBADF };
-
+        if (root_dir) {
                 r = root_open(root_dir, &root);
-                if (r >= 0)
-                        r = hw_context_load_udev(ctx, &root);
-                root_done(&root);
-                if (r < 0 && r != -ENOMEM &&
-                    diag_add(&errors, DIAG_ERROR, EFFECT_NONE, "hardware.unreadable", root_dir, 0, NULL, NULL,
-                             "cannot read udev rules: %s", strerror(-r)) < 0)
-                        r = -ENOMEM;
+                if (r < 0)
+                        return 0;      /* run_root() reports it */
         }
+        r = policy_hardware_load(policy, o, root_dir ? &root : NULL, devices_report, ctx, &errors);
+        root_done(&root);
         if (r == -ENOMEM)
                 return r;
         /* Warnings while reading (unreadable sysfs files, rules files),
@@ -228,17 +216,15 @@ static int setup_hardware(Filter *f, const Policy *policy, const HwOptions *o, c
                 if (q < 0)
                         return q;
         }
-        if (r < 0) {
+        if (r == -EIO)
                 f->n_input_errors++;
-                for (size_t i = 0; i < errors.n; i++) {
-                        int q = filter_emit(f, &errors.items[i], NULL);
+        for (size_t i = 0; i < errors.n; i++) {
+                int q = filter_emit(f, &errors.items[i], NULL);
 
-                        if (q < 0)
-                                return q;
-                }
-                return -EIO;
+                if (q < 0)
+                        return q;
         }
-        return 1;
+        return r;
 }
 
 static int pipeline(int argc, char **argv, bool check) {

@@ -64,6 +64,30 @@ void policy_hardware_needs(const Policy *p, PolicyHardwareNeeds *ret) {
         }
 }
 
+int policy_hardware_load(const Policy *p, const HwOptions *o, const struct Root *root, bool report, HwContext *ctx,
+                         DiagList *errors) {
+        PolicyHardwareNeeds needs;
+        int r = 0;
+
+        policy_hardware_needs(p, &needs);
+        if (!needs.devices && !needs.ties && !report)
+                return 0;      /* nothing hardware-related is read */
+        if (needs.devices || report)
+                r = hw_context_load_devices(ctx, o, errors);
+        if (r >= 0 && needs.hwdb)
+                r = hw_context_load_hwdb(ctx, o, errors);
+        if (r >= 0 && root && (needs.ties || report)) {
+                r = hw_context_load_udev(ctx, root);
+                if (r < 0 && r != -ENOMEM &&
+                    diag_add(errors, DIAG_ERROR, EFFECT_NONE, "hardware.unreadable", o->root ? o->root : "/", 0,
+                             NULL, NULL, "cannot read udev rules: %s", strerror(-r)) < 0)
+                        r = -ENOMEM;
+        }
+        if (r == -ENOMEM)
+                return r;
+        return r < 0 ? -EIO : 1;
+}
+
 static bool any_glob(char *const *globs, size_t n, const char *s) {
         for (size_t i = 0; s && i < n; i++)
                 if (fnmatch(globs[i], s, 0) == 0)

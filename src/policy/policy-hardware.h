@@ -37,6 +37,17 @@ typedef struct PolicyHardwareNeeds {
 
 void policy_hardware_needs(const Policy *p, PolicyHardwareNeeds *ret);
 
+/* Reads into ctx what the policy's hardware conditions need: the devices
+ * (for hardware:, or when report is set), the hwdb (for property tests),
+ * the udev rules of root (for ties, or report; root may be NULL: none).
+ * Returns 1 when hardware is on (set up a PolicyHardware with ctx), 0 when
+ * the policy needs nothing and nothing was read, -EIO when a source could
+ * not be read (the error is in errors; warnings of a partly unreadable
+ * tree are in ctx->diags either way), or -ENOMEM. This is what `check`,
+ * `filter` and the generator call before judging. */
+int policy_hardware_load(const Policy *p, const HwOptions *o, const struct Root *root, bool report, HwContext *ctx,
+                         DiagList *errors);
+
 /* One decision of a hardware condition. */
 typedef struct HwDecision {
         const Condition *cond;
