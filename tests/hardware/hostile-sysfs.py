@@ -75,11 +75,16 @@ deep = 'devices/deep'
 for i in range(80):
     deep += '/d%d' % i
     device(deep, b'pci:v00002222d%08X\n' % i)
-# dev/char links out of the tree and into it.
+# dev/char links out of the tree and into it: a unit bound to /dev/char/1:1
+# finds no device (the link leaves the tree, and is not followed), one bound
+# to /dev/char/4:64 finds devices/a.
 os.makedirs(os.path.join(sysfs, 'dev', 'char'))
 os.symlink('../../../../etc', os.path.join(sysfs, 'dev', 'char', '1:1'))
+os.symlink('../../devices/a', os.path.join(sysfs, 'dev', 'char', '4:64'))
+open(unit, 'w').write('[Unit]\nBindsTo=dev-char-1:1.device\nAfter=dev-char-4:64.device\n'
+                      '[Service]\nExecStart=/usr/bin/app\nUser=app\n')
 
-rc, doc, err = run('--sysfs', sysfs, '-v')
+rc, doc, err = run('--sysfs', sysfs, '-v', '--devices')
 expect(rc == 0, 'hostile tree: exit 0, got %d (%s)' % (rc, err))
 if doc:
     hw = doc.get('hardware') or {}
@@ -93,6 +98,11 @@ if doc:
     expect(paths == want, 'warnings for %r, want %r' % (paths, want))
     for f in warnings:
         expect(f['severity'] == 'warning' and f['line'] is None, 'one warning per file: %r' % f)
+    ties = doc['units'][0].get('device_ties', []) if doc['units'] else []
+    present = {t['device']: t['present'] for t in ties}
+    expect(present.get('/dev/char/1:1') is False, 'a dev/char link out of the tree finds nothing: %r' % ties)
+    expect((present.get('/dev/char/4:64') or {}).get('syspath') == '/sys/devices/a',
+           'dev/char/4:64 leads to /sys/devices/a: %r' % ties)
     conds = hw.get('conditions', [])
     expect(len(conds) == 1 and conds[0]['holds'] and conds[0]['device']['syspath'] == '/sys/devices/a',
            'the GPU is found once, at /sys/devices/a: %r' % conds)
