@@ -66,6 +66,8 @@ int check_report_json(const Filter *f, const CheckContext *c, StrBuf *b) {
                 r = strbuf_append_str(b, ",\"root\":");
         if (r >= 0)
                 r = json_str_or_null(b, c->root);
+        if (r >= 0 && c->hardware_json)
+                r = strbuf_printf(b, ",\"hardware\":%s", c->hardware_json);
         if (r >= 0)
                 r = strbuf_printf(b, ",\"scope\":\"%s\",\"units\":[", c->scope);
         if (r >= 0 && f->units_json.len > 0)

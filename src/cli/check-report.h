@@ -15,6 +15,7 @@ typedef struct CheckContext {
         const char *base_dir;          /* the root, absolute, with a trailing slash */
         const char *work_dir;          /* the working directory, likewise */
         const char *scope;             /* "system" or "user" */
+        const char *hardware_json;     /* the "hardware" member, or NULL when none was read */
 } CheckContext;
 
 #define CHECK_JSON_VERSION 1

@@ -15,6 +15,7 @@
 #include "filter/filter.h"
 #include "lookup/lookup.h"
 #include "policy/policy-engine.h"
+#include "policy/policy-hardware.h"
 #include "verbs.h"
 
 static void help_check(FILE *f) {
@@ -38,6 +39,13 @@ static void help_check(FILE *f) {
                 "     --fail-on=LEVEL    exit 1 on findings of LEVEL or worse: error (default),\n"
                 "                        warning, note, never\n"
                 "  -v --verbose          also show notes\n"
+                "     --sysfs=DIR        devices from this sysfs tree (default: /sys); devices\n"
+                "                        are read only for a policy with hardware conditions,\n"
+                "                        or with --devices\n"
+                "     --hardware=FILE    devices from a hardware profile instead (see unitguard.policy(5))\n"
+                "     --hwdb-bin=FILE    hwdb properties from this hwdb.bin (default: the root's)\n"
+                "     --hwdb=DIR         hwdb properties from the .hwdb sources in DIR\n"
+                "     --devices          report every unit's device ties (notes; JSON: device_ties)\n"
                 "  -h --help             show this help\n"
                 "\n"
                 "Findings go to standard output as 'PATH:LINE: severity: message', then one\n"
@@ -65,6 +73,13 @@ static void help(FILE *f) {
                 "     --user             the user manager's unit set (with --root)\n"
                 "  -n --name=NAME        name of the unit read from standard input\n"
                 "  -f --format=unit|json write unit text (default) or the parsed model\n"
+                "     --sysfs=DIR        devices from this sysfs tree (default: /sys); devices\n"
+                "                        are read only for a policy with hardware conditions,\n"
+                "                        or with --devices\n"
+                "     --hardware=FILE    devices from a hardware profile instead (see unitguard.policy(5))\n"
+                "     --hwdb-bin=FILE    hwdb properties from this hwdb.bin (default: the root's)\n"
+                "     --hwdb=DIR         hwdb properties from the .hwdb sources in DIR\n"
+                "     --devices          report every unit's device ties (notes; JSON: device_ties)\n"
                 "  -h --help             show this help\n"
                 "\n"
                 "Diagnostics go to standard error as 'PATH:LINE: severity: message'.\n"
@@ -174,6 +189,44 @@ static int check_write_report(const Filter *f, CheckContext *ctx, bool sarif) {
         return 0;
 }
 
+/* Reads what the policy's hardware conditions need (and, with --devices,
+ * the devices and udev rules for the report); reports what went wrong.
+ * Returns 1 when hardware is on, 0 when nothing was needed, -EIO when a
+ * source could not be read (an input error), or -ENOMEM. */
+static int setup_hardware(Filter *f, const Policy *policy, const HwOptions *o, const char *root_dir,
+                          bool devices_report, HwContext *ctx) {
+        _cleanup_(diag_list_done) DiagList errors = {};
+        Root root = { .fd = -EBADF };
+        int r = 0;
+
+        if (root_dir) {
+                r = root_open(root_dir, &root);
+                if (r < 0)
+                        return 0;      /* run_root() reports it */
+        }
+        r = policy_hardware_load(policy, o, root_dir ? &root : NULL, devices_report, ctx, &errors);
+        root_done(&root);
+        if (r == -ENOMEM)
+                return r;
+        /* Warnings while reading (unreadable sysfs files, rules files),
+         * then the error that stops the run. */
+        for (size_t i = 0; i < ctx->diags.n; i++) {
+                int q = filter_emit(f, &ctx->diags.items[i], NULL);
+
+                if (q < 0)
+                        return q;
+        }
+        if (r == -EIO)
+                f->n_input_errors++;
+        for (size_t i = 0; i < errors.n; i++) {
+                int q = filter_emit(f, &errors.items[i], NULL);
+
+                if (q < 0)
+                        return q;
+        }
+        return r;
+}
+
 static int pipeline(int argc, char **argv, bool check) {
         static const struct option options[] = {
                 { "root", required_argument, NULL, 'r' },
@@ -186,9 +239,19 @@ static int pipeline(int argc, char **argv, bool check) {
                 { "target-version", required_argument, NULL, 't' },
                 { "no-policy", no_argument, NULL, 'P' },
                 { "format", required_argument, NULL, 'f' },
+                { "sysfs", required_argument, NULL, 1001 },
+                { "hardware", required_argument, NULL, 1002 },
+                { "hwdb-bin", required_argument, NULL, 1003 },
+                { "hwdb", required_argument, NULL, 1004 },
+                { "devices", no_argument, NULL, 1005 },
                 { "help", no_argument, NULL, 'h' },
                 {}
         };
+        _cleanup_(hw_context_done) HwContext hwctx = {};
+        _cleanup_(policy_hardware_done) PolicyHardware hardware = {};
+        _cleanup_(strbuf_done) StrBuf hardware_json = {};
+        HwOptions hwopts = {};
+        bool devices_report = false, hw_active = false, hw_failed = false;
         _cleanup_(filter_done) Filter f;
         _cleanup_(policy_freep) Policy *policy = NULL;
         const char *verb = check ? "check" : "filter";
@@ -267,6 +330,21 @@ static int pipeline(int argc, char **argv, bool check) {
                                 return EXIT_USAGE;
                         }
                         break;
+                case 1001:
+                        hwopts.sysfs_dir = optarg;
+                        break;
+                case 1002:
+                        hwopts.profile = optarg;
+                        break;
+                case 1003:
+                        hwopts.hwdb_bin = optarg;
+                        break;
+                case 1004:
+                        hwopts.hwdb_dir = optarg;
+                        break;
+                case 1005:
+                        devices_report = true;
+                        break;
                 case 'h':
                         if (check)
                                 help_check(stdout);
@@ -279,6 +357,14 @@ static int pipeline(int argc, char **argv, bool check) {
 
         if (root_dir && optind < argc) {
                 fprintf(stderr, "unitguard %s: --root takes no FILE arguments\n", verb);
+                return EXIT_USAGE;
+        }
+        if (hwopts.sysfs_dir && hwopts.profile) {
+                fprintf(stderr, "unitguard %s: --sysfs and --hardware exclude each other\n", verb);
+                return EXIT_USAGE;
+        }
+        if (hwopts.hwdb_bin && hwopts.hwdb_dir) {
+                fprintf(stderr, "unitguard %s: --hwdb-bin and --hwdb exclude each other\n", verb);
                 return EXIT_USAGE;
         }
         if (scope == LOOKUP_USER && !root_dir) {
@@ -315,20 +401,47 @@ static int pipeline(int argc, char **argv, bool check) {
                 engine.user_scope = scope == LOOKUP_USER;
                 f.judge = policy_engine_judge;
                 f.judge_userdata = &engine;
+                hwopts.root = root_dir;
+                r = setup_hardware(&f, policy, &hwopts, root_dir, devices_report, &hwctx);
+                if (r == -EIO)
+                        hw_failed = true;
+                else if (r < 0) {
+                        fprintf(stderr, "unitguard %s: %s\n", verb, strerror(-r));
+                        return EXIT_INPUT;
+                } else if (r > 0) {
+                        hw_active = true;
+                        hardware.ctx = &hwctx;
+                        hardware.report = devices_report || check;
+                        hardware.version = engine.version;
+                        engine.hw = &hardware;
+                }
+                r = 0;
         }
 
         /* One plain file comes out as it went in; several inputs are framed
          * like 'systemctl cat' so they can be told apart. */
         framed = argc - optind > 1;
-        if (root_dir)
+        if (hw_failed)
+                ;      /* the devices could not be read: no unit is judged */
+        else if (root_dir)
                 r = run_root(&f, root_dir, scope, engine.version ? engine.version : target ? target : 252);
         else if (optind >= argc)
                 r = filter_stream(&f, STDIN_FILENO, "<stdin>");
-        for (int i = optind; r >= 0 && i < argc; i++) {
+        for (int i = optind; r >= 0 && !hw_failed && i < argc; i++) {
                 if (streq(argv[i], "-"))
                         r = filter_stream(&f, STDIN_FILENO, "<stdin>");
                 else
                         r = filter_path(&f, argv[i], framed);
+        }
+        /* What the hardware conditions decided, and the devices read. */
+        if (r >= 0 && hw_active && (check || devices_report)) {
+                _cleanup_(diag_list_done) DiagList notes = {};
+
+                r = policy_hardware_report(&hardware, policy, &notes);
+                for (size_t i = 0; r >= 0 && i < notes.n; i++)
+                        r = filter_emit(&f, &notes.items[i], NULL);
+                if (r >= 0 && check && f.collect)
+                        r = policy_hardware_json(&hardware, policy, &hardware_json);
         }
         /* check: waivers of the policy that no finding used are warnings. */
         if (r >= 0 && check && policy) {
@@ -359,6 +472,7 @@ static int pipeline(int argc, char **argv, bool check) {
                         .target_version = engine.version,
                         .root = root_dir,
                         .scope = lookup_scope_to_string(scope),
+                        .hardware_json = hardware_json.data,
                 };
 
                 r = check_write_report(&f, &ctx, streq(check_format, "sarif"));

@@ -222,6 +222,8 @@ static int unit_record_json(Filter *f, const UnitGroup *g) {
         if (r >= 0)
                 r = g->systemd.known ? prediction_to_json(&g->systemd, b)
                                      : strbuf_append_str(b, ",\"systemd\":null");
+        if (r >= 0 && g->extra_json)
+                r = strbuf_append_str(b, g->extra_json);
         if (r >= 0)
                 r = strbuf_append_char(b, '}');
         return r < 0 ? r : 0;

@@ -31,6 +31,7 @@ UnitGroup *unit_group_free(UnitGroup *g) {
         }
         free(g->files);
         free(g->name);
+        free(g->extra_json);
         free(g->systemd.user);
         diag_list_done(&g->diags);
         free(g);

@@ -44,6 +44,8 @@ typedef struct UnitGroup {
         UnitPrediction systemd;
         size_t dropins_over;   /* drop-ins beyond UNIT_DROPINS_MAX, not kept */
         bool unreadable;       /* a file of the unit could not be read: never written */
+        char *extra_json;      /* members the judge adds to check's unit record
+                                * (",\"device_ties\":[...]"), or NULL */
 } UnitGroup;
 
 int unit_group_new(const char *name, UnitGroup **ret);

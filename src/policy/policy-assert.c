@@ -141,7 +141,7 @@ static int witness(const Condition *c, CondContext *ctx, bool want, const UnitFi
                 return 0;
         for (size_t i = 0; i < c->n_children; i++) {
                 r = condition_eval(c->children[i], ctx);
-                if (r == -E2BIG)
+                if (r == -E2BIG || r == -ENODEV)
                         continue;      /* not evaluated for the verdict: no witness */
                 if (r > 0)
                         r = witness(c->children[i], ctx, want, ret_f, ret_e);
@@ -173,6 +173,11 @@ static int check_one(PolicyEngine *e, UnitGroup *g, const Assertion *a, CondCont
                 return diag_add(&g->diags, DIAG_ERROR, EFFECT_NONE, rule, unit_group_display_path(g), 0, NULL, NULL,
                                 "A regex of the rule hit its %s, so the rule cannot be decided; unit rejected",
                                 ctx->limit ? ctx->limit : "limit");
+        }
+        if (r == -ENODEV) {
+                *rejected = true;
+                return diag_add(&g->diags, DIAG_ERROR, EFFECT_NONE, rule, unit_group_display_path(g), 0, NULL, NULL,
+                                "The rule has a hardware condition, but no devices were read to decide it; unit rejected");
         }
         if (r < 0)
                 return r;
@@ -223,9 +228,9 @@ static int check_one(PolicyEngine *e, UnitGroup *g, const Assertion *a, CondCont
                         a->body->kind == COND_KEY ? a->body->key : NULL, "%s", msg);
 }
 
-int policy_engine_assertions(PolicyEngine *e, UnitGroup *g, bool *rejected) {
+int policy_engine_assertions(PolicyEngine *e, UnitGroup *g, const struct HwTieList *ties, bool *rejected) {
         const Policy *p = e->policy;
-        CondContext ctx = { .matcher = &p->matcher, .g = g, .user_scope = e->user_scope };
+        CondContext ctx = { .matcher = &p->matcher, .g = g, .user_scope = e->user_scope, .hw = e->hw, .ties = ties };
         int r;
 
         if (p->n_assertions == 0)

@@ -7,6 +7,7 @@
 
 #include "basic/alloc-util.h"
 #include "policy-condition.h"
+#include "policy-hardware.h"
 #include "validate/directive-table.h"
 #include "validate/parse-util.h"
 
@@ -22,6 +23,7 @@ Condition *condition_free(Condition *c) {
         free(c->section);
         free(c->key);
         regex_free(c->re);
+        hw_match_free(c->hw);
         free(c);
         return NULL;
 }
@@ -227,6 +229,9 @@ int condition_eval(const Condition *c, CondContext *ctx) {
                 return g->systemd.runs_as_root == c->flag;
         case COND_KEY:
                 return eval_key(c, ctx);
+        case COND_HARDWARE:
+        case COND_DEVICE_TIED:
+                return condition_eval_hardware(c, ctx);
         }
         return 0;
 }

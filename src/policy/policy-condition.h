@@ -22,6 +22,8 @@ typedef enum ConditionKind {
         COND_SCOPE,            /* system or user manager */
         COND_RUNS_AS_ROOT,     /* systemd's prediction equals flag */
         COND_KEY,              /* a key's effective values, see CondMatch */
+        COND_HARDWARE,         /* a present device matches (policy-hardware.h) */
+        COND_DEVICE_TIED,      /* the unit has device ties equals flag */
 } ConditionKind;
 
 typedef enum CondMatch {
@@ -51,6 +53,7 @@ struct Condition {
         CondMatch match;
         CondQuantifier quant;
         void *re;              /* MATCH_REGEX, compiled */
+        struct HwMatch *hw;    /* COND_HARDWARE */
 };
 
 Condition *condition_free(Condition *c);
@@ -64,10 +67,13 @@ typedef struct CondContext {
         const UnitGroup *g;
         bool user_scope;
         const char *limit;     /* set when a regex hit its limit */
+        struct PolicyHardware *hw;     /* NULL: hardware conditions cannot be decided */
+        const struct HwTieList *ties;  /* the unit's device ties, when computed */
 } CondContext;
 
-/* 1 when c holds for the unit, 0 when not, -ENOMEM, or -E2BIG when a regex
- * limit stopped a match (ctx->limit names it). A NULL condition holds. */
+/* 1 when c holds for the unit, 0 when not, -ENOMEM, -E2BIG when a regex
+ * limit stopped a match (ctx->limit names it), or -ENODEV for a hardware
+ * condition without devices to decide it. A NULL condition holds. */
 int condition_eval(const Condition *c, CondContext *ctx);
 
 /* One effective value of a key: fragment and drop-ins in order, as they

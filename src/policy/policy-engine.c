@@ -10,6 +10,7 @@
 
 #include "basic/alloc-util.h"
 #include "policy-engine.h"
+#include "policy-hardware.h"
 #include "policy-internal.h"
 #include "user-check.h"
 #include "validate/exec-line.h"
@@ -543,9 +544,16 @@ static int record_prediction(UnitRun *u, bool semantic_refusal) {
 int policy_engine_judge(void *userdata, UnitGroup *g) {
         PolicyEngine *e = userdata;
         UnitRun u = { .e = e, .p = e->policy, .g = g };
+        _cleanup_(hw_tie_list_done) HwTieList ties = {};
         const char *why_refused = NULL;
         bool changed = false;
         int r;
+
+        if (e->hw) {
+                r = policy_hardware_unit_begin(e->hw, e->policy, g, &ties);
+                if (r < 0)
+                        return r;
+        }
 
         for (size_t fi = 0; fi < g->n_files; fi++) {
                 UnitFile *f = g->files[fi].file;
@@ -581,16 +589,21 @@ int policy_engine_judge(void *userdata, UnitGroup *g) {
                         return r;
         }
         if (!u.rejected) {
-                r = policy_apply_rewrites(u.p, g, e->user_scope);
+                r = policy_apply_rewrites(u.p, g, e->user_scope, e->hw, e->hw ? &ties : NULL);
                 if (r < 0)
                         return r;
                 if (r > 0)
                         u.rejected = true;
         }
         /* The policy's require: and forbid: rules, on the unit as written. */
-        r = policy_engine_assertions(e, g, &u.rejected);
+        r = policy_engine_assertions(e, g, e->hw ? &ties : NULL, &u.rejected);
         if (r < 0)
                 return r;
+        if (e->hw) {
+                r = policy_hardware_unit_end(e->hw, e->policy, g, &ties);
+                if (r < 0)
+                        return r;
+        }
 
         changed = group_modified(g);
         g->verdict = u.rejected ? GROUP_REJECTED : changed ? GROUP_CHANGED : GROUP_ACCEPTED;

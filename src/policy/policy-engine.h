@@ -6,6 +6,9 @@
 #include "filter/unit-group.h"
 #include "policy.h"
 
+struct HwTieList;
+struct PolicyHardware;
+
 /* Applies a policy to one unit: sets the verdict, requests edits and adds
  * diagnostics, each naming the rule that decided. Also predicts what
  * systemd at the target version does, and reports a unit that names User=
@@ -18,6 +21,9 @@ typedef struct PolicyEngine {
         /* Which of policy->waivers applied to some unit so far (bit i for
          * waivers[i]); zero-initialized with the rest of the engine. */
         uint64_t waivers_used[POLICY_WAIVERS_MAX / 64];
+        /* Hardware conditions and device ties (policy-hardware.h); NULL:
+         * off (a hardware condition then rejects the unit, undecided). */
+        struct PolicyHardware *hw;
 } PolicyEngine;
 
 /* FilterJudge-compatible: userdata is a PolicyEngine. It remembers which
@@ -32,4 +38,4 @@ int policy_engine_unused_waivers(const PolicyEngine *e, DiagList *out);
 /* Internal to the engine: the policy's require:/forbid: rules on one unit,
  * as it would be written out. Sets *rejected when an error-severity rule
  * is broken and not waived. */
-int policy_engine_assertions(PolicyEngine *e, UnitGroup *g, bool *rejected);
+int policy_engine_assertions(PolicyEngine *e, UnitGroup *g, const struct HwTieList *ties, bool *rejected);

@@ -27,4 +27,7 @@ static inline char *mfree_str(char *s) {
 /* Applies the policy's rewrites to an accepted unit. Returns 0, 1 when a
  * rewrite could not be decided and the unit must be rejected (the error is
  * reported), or a negative errno. */
-int policy_apply_rewrites(const Policy *p, UnitGroup *g, bool user_scope);
+struct PolicyHardware;
+struct HwTieList;
+int policy_apply_rewrites(const Policy *p, UnitGroup *g, bool user_scope, struct PolicyHardware *hw,
+                          const struct HwTieList *ties);

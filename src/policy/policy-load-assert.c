@@ -14,7 +14,7 @@
 
 static const char *const condition_keys[] = {
         "unit-type", "unit-types", "unit", "units", "path", "scope", "runs-as-root", "absent", "present",
-        "not", "any", "all", "key", "value", "value-in", "glob", "regex", "bool", "match", NULL,
+        "not", "any", "all", "key", "value", "value-in", "glob", "regex", "bool", "match", "hardware", "device-tied", NULL,
 };
 
 /* The keys that belong to a `key:` test. */
@@ -59,6 +59,10 @@ static int render(StrBuf *out, const YNode *n) {
                 return r < 0 ? r : strbuf_append_char(out, '}');
         }
         return 0;
+}
+
+int load_render_flow(StrBuf *out, const YNode *n) {
+        return render(out, n);
 }
 
 static int cond_new(ConditionKind kind, Condition **ret) {
@@ -250,6 +254,31 @@ static int parse_one(LoadContext *c, const YNode *map, const YNode *k, const YNo
                 return parse_presence(c, v, name, streq(name, "present"), ret);
         if (streq(name, "key"))
                 return parse_key_test(c, map, v, ret);
+        if (streq(name, "hardware"))
+                return load_hardware_condition(c, v, ret);
+        if (streq(name, "device-tied")) {
+                bool b = true;
+
+                /* true, false, or bound: tied to a device node or device of its own. */
+                if (v->kind == YNODE_SCALAR && streq(v->scalar, "bound")) {
+                        _cleanup_(condition_freep) Condition *t = NULL;
+
+                        r = cond_new(COND_DEVICE_TIED, &t);
+                        if (r >= 0)
+                                r = load_get_string_list(c, v, name, &t->strings, &t->n_strings);
+                        if (r >= 0)
+                                *ret = TAKE_PTR(t);
+                } else {
+                        r = load_get_bool(c, v, name, &b);
+                        if (r == -EINVAL)
+                                return load_fail(c, v, "device-tied: takes true, false or bound");
+                        if (r >= 0)
+                                r = cond_new(COND_DEVICE_TIED, ret);
+                }
+                if (r >= 0)
+                        (*ret)->flag = b;
+                return r;
+        }
         if (streq(name, "any"))
                 return parse_list_of(c, v, "any", COND_ANY, ret);
         if (streq(name, "all"))

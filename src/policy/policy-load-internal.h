@@ -37,6 +37,13 @@ int load_check_section_key(LoadContext *c, const YNode *at, const char *sk);
 int load_condition(LoadContext *c, const YNode *map, const char *what, const char *const *skip,
                    const char *indent, Condition **ret, char **ret_text);
 
+/* A node as flow YAML, every scalar quoted. */
+int load_render_flow(StrBuf *out, const YNode *n);
+/* hardware: MAPPING (policy-load-hardware.c). */
+int load_hardware_condition(LoadContext *c, const YNode *v, Condition **ret);
+/* device-units: [GLOB...] at the top of a policy. */
+int load_apply_device_units(LoadContext *c, Policy *p, const YNode *v);
+
 int load_apply_require(LoadContext *c, Policy *p, const YNode *v);
 int load_apply_forbid(LoadContext *c, Policy *p, const YNode *v);
 int load_apply_waivers(LoadContext *c, Policy *p, const YNode *v);

@@ -611,6 +611,7 @@ static const PolicyKey policy_keys[] = {
         { "forbid", load_apply_forbid },
         { "waivers", load_apply_waivers },
         { "generator", apply_generator },
+        { "device-units", load_apply_device_units },
 };
 
 static int check_policy_keys(LoadContext *c, const YNode *root) {

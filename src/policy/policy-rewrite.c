@@ -7,8 +7,45 @@
 #include <string.h>
 
 #include "basic/alloc-util.h"
+#include "hardware/hw-ties.h"
 #include "policy-condition.h"
 #include "policy-internal.h"
+
+#define DEVICE_NODE_PLACEHOLDER "{device-node}"
+
+/* add: with {device-node} in the value: one entry per device node the unit
+ * is bound to (none: nothing is added). */
+static int add_per_device(const Policy *p, const Rewrite *rw, UnitFile *target, const HwTieList *ties,
+                          int (*report)(const Policy *, const Rewrite *, UnitFile *, const UnitEntry *, const char *)) {
+        const char *at = strstr(rw->value, DEVICE_NODE_PLACEHOLDER);
+        size_t pre = (size_t) (at - rw->value);
+        int r;
+
+        for (size_t i = 0; ties && i < ties->n; i++) {
+                const HwTie *t = &ties->items[i];
+                _cleanup_free_ char *value = NULL, *msg = NULL;
+                bool dup = false;
+
+                if (!t->bound || !t->node || !startswith(t->node, "/dev/"))
+                        continue;
+                for (size_t k = 0; k < i && !dup; k++)
+                        dup = ties->items[k].bound && ties->items[k].node && streq(ties->items[k].node, t->node);
+                if (dup)
+                        continue;
+                if (asprintf(&value, "%.*s%s%s", (int) pre, rw->value, t->node,
+                             at + strlen(DEVICE_NODE_PLACEHOLDER)) < 0)
+                        return -ENOMEM;
+                r = unit_file_add_entry(target, rw->section, rw->key, value);
+                if (r < 0)
+                        return r;
+                if (asprintf(&msg, "added %s=%s (the unit is bound to %s)", rw->key, value, t->node) < 0)
+                        return -ENOMEM;
+                r = report(p, rw, target, NULL, msg);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
 
 /* Entries still written out (not removed by an earlier decision). */
 static bool entry_live(const UnitEntry *e) {
@@ -58,7 +95,7 @@ static int note(const Policy *p, const Rewrite *rw, UnitFile *f, const UnitEntry
 
 /* 0 when applied (or nothing to do), 1 when undecided (reported), or a
  * negative errno. */
-static int apply_one(const Policy *p, const Rewrite *rw, UnitGroup *g, UnitFile *target) {
+static int apply_one(const Policy *p, const Rewrite *rw, UnitGroup *g, UnitFile *target, const HwTieList *ties) {
         _cleanup_free_ char *msg = NULL;
         bool key_set = false;
         int r;
@@ -113,6 +150,8 @@ static int apply_one(const Policy *p, const Rewrite *rw, UnitGroup *g, UnitFile 
                         }
                 }
 
+        if (rw->kind == REWRITE_ADD && strstr(rw->value, DEVICE_NODE_PLACEHOLDER))
+                return add_per_device(p, rw, target, ties, note);
         if (rw->kind == REWRITE_ADD || (rw->kind == REWRITE_SET && !key_set)) {
                 r = unit_file_add_entry(target, rw->section, rw->key, rw->value);
                 if (r < 0)
@@ -130,13 +169,17 @@ static int diag_addf_rule(const Policy *p, const Rewrite *rw, UnitGroup *g, cons
 
         if (asprintf(&rule, "%s:rewrite.%s", p->name, rw->id) < 0)
                 return -ENOMEM;
+        if (!limit)
+                return diag_add(&g->diags, DIAG_ERROR, EFFECT_NONE, rule, unit_group_display_path(g), 0, NULL, NULL,
+                                "The rewrite's when: has a hardware condition, but no devices were read to decide it; unit rejected");
         return diag_add(&g->diags, DIAG_ERROR, EFFECT_NONE, rule, unit_group_display_path(g), 0, NULL, NULL,
                         "A regex of the rewrite's when: hit its %s, so the rewrite cannot be decided; unit rejected",
-                        limit ? limit : "limit");
+                        limit);
 }
 
-int policy_apply_rewrites(const Policy *p, UnitGroup *g, bool user_scope) {
-        CondContext ctx = { .matcher = &p->matcher, .g = g, .user_scope = user_scope };
+int policy_apply_rewrites(const Policy *p, UnitGroup *g, bool user_scope, struct PolicyHardware *hw,
+                          const struct HwTieList *ties) {
+        CondContext ctx = { .matcher = &p->matcher, .g = g, .user_scope = user_scope, .hw = hw, .ties = ties };
         UnitFile *target = NULL;
         int r;
 
@@ -151,15 +194,15 @@ int policy_apply_rewrites(const Policy *p, UnitGroup *g, bool user_scope) {
                 const Rewrite *rw = &p->rewrites[i];
 
                 r = condition_eval(rw->when, &ctx);
-                if (r == -E2BIG) {
-                        r = diag_addf_rule(p, rw, g, ctx.limit);
+                if (r == -E2BIG || r == -ENODEV) {
+                        r = diag_addf_rule(p, rw, g, r == -ENODEV ? NULL : ctx.limit);
                         return r < 0 ? r : 1;
                 }
                 if (r < 0)
                         return r;
                 if (r == 0)
                         continue;
-                r = apply_one(p, rw, g, target);
+                r = apply_one(p, rw, g, target, ties);
                 if (r != 0)
                         return r;
         }

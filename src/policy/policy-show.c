@@ -172,6 +172,16 @@ int policy_show(const Policy *p, StrBuf *out) {
                                         r = show_assertion(out, &p->assertions[i]);
                         }
         }
+        if (r >= 0 && p->n_device_units > 0) {
+                r = strbuf_append_str(out, "device-units:\n");
+                for (size_t i = 0; r >= 0 && i < p->n_device_units; i++) {
+                        r = strbuf_append_str(out, "  - ");
+                        if (r >= 0)
+                                r = policy_yaml_quote(out, p->device_units[i]);
+                        if (r >= 0)
+                                r = strbuf_append_char(out, '\n');
+                }
+        }
         if (r >= 0 && p->n_waivers > 0) {
                 r = strbuf_append_str(out, "waivers:\n");
                 for (size_t i = 0; r >= 0 && i < p->n_waivers; i++) {

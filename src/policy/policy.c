@@ -57,6 +57,9 @@ Policy *policy_free(Policy *p) {
         for (size_t i = 0; i < p->n_rewrites; i++)
                 rewrite_done(&p->rewrites[i]);
         free(p->rewrites);
+        for (size_t i = 0; i < p->n_device_units; i++)
+                free(p->device_units[i]);
+        free(p->device_units);
         name_index_done(&p->rewrite_ids);
         for (size_t i = 0; i < p->n_assertions; i++)
                 assertion_done(&p->assertions[i]);

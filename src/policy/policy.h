@@ -124,6 +124,9 @@ typedef struct Policy {
         bool generator_condition;      /* rejected units that systemd would load get a
                                         * failing condition instead of a mask */
         bool generator_initrd;         /* also act in the initrd */
+
+        char **device_units;   /* device-units: globs of units that are device-tied */
+        size_t n_device_units;
 } Policy;
 
 typedef struct PolicyError {

@@ -35,6 +35,18 @@ ASSERT_STREAM = (STREAM + b'\n# /etc/systemd/system/d.service\n# unitguard: allo
                  b'[Service]\nExecStart=/bin/d\n# unitguard: allow protect-system\nProtectSystem=yes\n'
                  b'\n# /etc/systemd/system/e.service\n[Service]\nExecStart=/bin/e\nUser=e\nNoNewPrivileges=yes\n'
                  b'ProtectSystem=strict\nPrivateTmp=yes\n')
+HW_POLICY = (b'version: 1\nname: hw\nextends: default\ndevice-units: ["b*"]\nrequire:\n'
+             b'  - id: gpu\n    when: {unit: a.service}\n    hardware: {property: ID_VENDOR_FROM_DATABASE, glob: "NV*"}\n'
+             b'  - id: bound\n    when: {device-tied: bound}\n    hardware: {bound-device: true, subsystem: tty}\n'
+             b'rewrites:\n  - id: allow\n    when: {device-tied: bound}\n'
+             b'    add: {section: Service, key: DeviceAllow, value: "{device-node} rw"}\n'
+             b'  - id: private\n    when: {device-tied: false}\n    add: {section: Service, key: PrivateDevices, value: "yes"}\n')
+HW_STREAM = (b'# /etc/systemd/system/a.service\n[Service]\nExecStart=/bin/true\nUser=app\n'
+             b'\n# /etc/systemd/system/tty.service\n[Unit]\nBindsTo=dev-ttyS0.device\n'
+             b'ConditionVirtualization=no\n[Service]\nExecStart=/bin/t\nUser=t\n')
+HW_PROFILE = (b'pci:v000010DEd00002204 SUBSYSTEM=pci DRIVER=nvidia\n'
+              b'- SUBSYSTEM=tty DEVNAME=ttyS0 MAJOR=4 MINOR=64\n')
+HW_HWDB = b'pci:v000010DE*\n ID_VENDOR_FROM_DATABASE=NVIDIA Corporation\n'
 LINE = re.compile(rb'^[^\n]*: (error|warning|note): [^\n]*$')
 
 
@@ -108,6 +120,13 @@ def main():
             f.write(ASSERT_POLICY)
         failures += scenario('filter stream, require/forbid/waivers',
                              [exe, 'filter', '--policy', 'assert.yaml'], shim, tmp, ASSERT_STREAM)
+        os.mkdir(os.path.join(tmp, 'hwdb.d'))
+        for name, data in (('hw.yaml', HW_POLICY), ('hw.profile', HW_PROFILE), ('hwdb.d/v.hwdb', HW_HWDB)):
+            with open(os.path.join(tmp, name), 'wb') as f:
+                f.write(data)
+        failures += scenario('filter stream, hardware conditions and device ties',
+                             [exe, 'filter', '--policy', 'hw.yaml', '--hardware', 'hw.profile', '--hwdb', 'hwdb.d',
+                              '--devices'], shim, tmp, HW_STREAM)
         failures += scenario('hwdb compile', [exe, 'hwdb', 'compile', '--root', hwdb_root, '-o', 'out.bin'],
                              shim, tmp, output='out.bin')
         subprocess.run([exe, 'hwdb', 'compile', '--root', hwdb_root, '-o', 'db.bin'], cwd=tmp, check=True)

@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Devices from a sysfs tree, without following a single symlink. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "basic/alloc-util.h"
+#include "basic/fileio.h"
+#include "basic/utf8.h"
+#include "hw-sysfs.h"
+
+typedef struct Walk {
+        const char *dir;
+        HwDeviceSet *set;
+        DiagList *diags;
+        size_t n_dirs;
+} Walk;
+
+static int warn(Walk *w, const char *rel, const char *name, const char *fmt, const char *what) {
+        _cleanup_free_ char *path = NULL;
+
+        if (asprintf(&path, "%s/%s/%s", w->dir, rel, name) < 0)
+                return -ENOMEM;
+        return diag_add(w->diags, DIAG_WARNING, EFFECT_NONE, "hardware.sysfs", path, 0, NULL, NULL, "%s%s", fmt,
+                        what);
+}
+
+/* Reads an attribute file: 1 with its text (trailing newline removed), 0
+ * when it does not exist, or a negative errno. A symlink is not followed. */
+static int read_attr(int dfd, const char *name, char **ret) {
+        _cleanup_free_ char *data = NULL;
+        struct stat st = {};
+        size_t size = 0;
+        int fd, r;
+
+        fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return errno == ENOENT ? 0 : -errno;
+        /* A FIFO, socket or device node never stands for an attribute. */
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+                close(fd);
+                return S_ISDIR(st.st_mode) ? -EISDIR : -EBADFD;
+        }
+        r = read_full_fd_sized(fd, st.st_size, HW_ATTR_FILE_MAX, &data, &size);
+        close(fd);
+        if (r < 0)
+                return r;
+        if (memchr(data, '\0', size) || !utf8_is_valid(data, size))
+                return -EBADMSG;
+        while (size > 0 && (data[size - 1] == '\n' || data[size - 1] == ' '))
+                data[--size] = '\0';
+        *ret = TAKE_PTR(data);
+        return 1;
+}
+
+static const char *attr_error(int r) {
+        return r == -EBADMSG ? "not text (a NUL byte or invalid UTF-8)"
+               : r == -ELOOP ? "a symbolic link, not followed"
+                             : read_error_to_string(r);
+}
+
+/* The last component of a link's target, e.g. the subsystem's name. */
+static int link_basename(int dfd, const char *name, char **ret) {
+        char target[PATH_MAX];
+        const char *slash;
+        ssize_t n;
+
+        n = readlinkat(dfd, name, target, sizeof(target) - 1);
+        if (n <= 0)
+                return 0;
+        target[n] = '\0';
+        slash = strrchr(target, '/');
+        *ret = strdup(slash ? slash + 1 : target);
+        return *ret ? 1 : -ENOMEM;
+}
+
+static bool printable(const char *s) {
+        for (; *s; s++)
+                if ((unsigned char) *s < 0x20 || *s == 0x7f)
+                        return false;
+        return true;
+}
+
+static int parse_uevent(HwDevice *d, char *text) {
+        int r;
+
+        for (char *line = text, *next; line && *line; line = next) {
+                char *eq;
+
+                next = strchr(line, '\n');
+                if (next)
+                        *next++ = '\0';
+                eq = strchr(line, '=');
+                if (!eq || eq == line || !printable(line))
+                        continue;
+                *eq = '\0';
+                const char *k = line, *v = eq + 1;
+                char **slot = NULL;
+
+                if (streq(k, "MAJOR") || streq(k, "MINOR")) {
+                        char *end;
+                        unsigned long n = strtoul(v, &end, 10);
+
+                        if (*v >= '0' && *v <= '9' && !*end && n <= UINT_MAX) {
+                                *(streq(k, "MAJOR") ? &d->major : &d->minor) = (unsigned) n;
+                                d->has_devnum = true;
+                        }
+                } else if (streq(k, "DEVNAME") && v[0] && !strstr(v, ".."))
+                        slot = &d->devname;
+                else if (streq(k, "DRIVER") && v[0])
+                        slot = &d->driver;
+                else if (streq(k, "SUBSYSTEM") && v[0])
+                        slot = &d->subsystem;
+                else if (streq(k, "MODALIAS") && v[0])
+                        slot = &d->modalias;
+                if (slot && !*slot) {
+                        if (slot == &d->devname)
+                                r = asprintf(slot, "%s%s", v[0] == '/' ? "" : "/dev/", v) < 0 ? -ENOMEM : 0;
+                        else
+                                r = (*slot = strdup(v)) ? 0 : -ENOMEM;
+                        if (r < 0)
+                                return r;
+                }
+                r = hw_device_add_prop(d, k, v);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* One device directory: its attributes. */
+static int read_device(Walk *w, int dfd, const char *rel) {
+        _cleanup_free_ char *uevent = NULL, *modalias = NULL;
+        HwDevice *d;
+        int ru, rm, r;
+
+        ru = read_attr(dfd, "uevent", &uevent);
+        /* The kernel writes the same text to MODALIAS= in uevent: the
+         * modalias file is read only when uevent does not have it. */
+        rm = ru > 0 && (startswith(uevent, "MODALIAS=") || strstr(uevent, "\nMODALIAS="))
+                     ? 0
+                     : read_attr(dfd, "modalias", &modalias);
+        if (ru == 0 && rm == 0)
+                return 0;      /* not a device: power/, subdirectories of attributes */
+        /* (With MODALIAS= in uevent, rm is 0 and the uevent line gives it.) */
+        if (ru < 0 && ru != -ENOMEM) {
+                r = warn(w, rel, "uevent", "cannot read: ", attr_error(ru));
+                if (r < 0)
+                        return r;
+        }
+        if (rm < 0 && rm != -ENOMEM) {
+                r = warn(w, rel, "modalias", "cannot read: ", attr_error(rm));
+                if (r < 0)
+                        return r;
+        }
+        if (ru == -ENOMEM || rm == -ENOMEM)
+                return -ENOMEM;
+        if (rm > 0 && !printable(modalias)) {
+                r = warn(w, rel, "modalias", "control characters, ", "ignored");
+                if (r < 0)
+                        return r;
+                free(modalias);
+                modalias = NULL;
+        }
+        r = hw_device_set_add(w->set, &d);
+        if (r < 0)
+                return r;
+        if (asprintf(&d->syspath, "/sys/%s", rel) < 0)
+                return -ENOMEM;
+        if (ru > 0) {
+                r = parse_uevent(d, uevent);
+                if (r < 0)
+                        return r;
+        }
+        if (modalias && modalias[0]) {
+                free(d->modalias);
+                d->modalias = TAKE_PTR(modalias);
+        }
+        if (!d->subsystem) {
+                r = link_basename(dfd, "subsystem", &d->subsystem);
+                if (r < 0)
+                        return r;
+        }
+        if (!d->driver) {
+                r = link_basename(dfd, "driver", &d->driver);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int walk_dir(Walk *w, int dfd, const char *rel, unsigned depth) {
+        DIR *dir;
+        struct dirent *de;
+        int r;
+
+        if (++w->n_dirs > HW_SYSFS_DIRS_MAX)
+                return -E2BIG;
+        r = read_device(w, dfd, rel);
+        if (r < 0) {
+                close(dfd);
+                return r;
+        }
+        if (depth >= HW_SYSFS_DEPTH_MAX) {
+                close(dfd);
+                return 0;
+        }
+        dir = fdopendir(dfd);
+        if (!dir) {
+                r = -errno;
+                close(dfd);
+                return r;
+        }
+        r = 0;
+        while (r >= 0 && (errno = 0, de = readdir(dir))) {
+                _cleanup_free_ char *sub = NULL;
+                struct stat st;
+                int cfd;
+
+                if (streq(de->d_name, ".") || streq(de->d_name, ".."))
+                        continue;
+                if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
+                        continue;
+                if (fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode))
+                        continue;
+                cfd = openat(dirfd(dir), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (cfd < 0)
+                        continue;      /* gone, or not readable: nothing below it is seen */
+                if (asprintf(&sub, "%s/%s", rel, de->d_name) < 0) {
+                        close(cfd);
+                        r = -ENOMEM;
+                        break;
+                }
+                r = walk_dir(w, cfd, sub, depth + 1);
+        }
+        closedir(dir);
+        return r;
+}
+
+int hw_sysfs_load(const char *dir, HwDeviceSet *ret, DiagList *diags) {
+        _cleanup_(hw_device_set_done) HwDeviceSet set = {};
+        Walk w = { .dir = dir, .set = &set, .diags = diags };
+        int top, dfd, r;
+
+        top = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (top < 0)
+                return -errno;
+        dfd = openat(top, "devices", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        r = dfd < 0 ? -errno : 0;
+        close(top);
+        if (r < 0)
+                return r;
+        r = walk_dir(&w, dfd, "devices", 0);
+        if (r < 0)
+                return r;
+        if (asprintf(&set.source, "sysfs %s", dir) < 0)
+                return -ENOMEM;
+        set.sysfs_dir = strdup(dir);
+        if (!set.sysfs_dir)
+                return -ENOMEM;
+        *ret = set;
+        set = (HwDeviceSet) {};
+        return 0;
+}

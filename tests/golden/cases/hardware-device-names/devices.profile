@@ -1,0 +1,6 @@
+- SUBSYSTEM=tty DEVNAME=ttyS0 MAJOR=4 MINOR=64 DEVPATH=/devices/platform/serial8250/tty/ttyS0
+- SUBSYSTEM=tty DEVNAME=tty1 MAJOR=4 MINOR=1 DEVPATH=/devices/virtual/tty/tty1
+- SUBSYSTEM=block DEVNAME=sda MAJOR=8 MINOR=0 DEVLINK=/dev/disk/by-label/data DEVLINK=/dev/disk/by-uuid/1234
+- SUBSYSTEM=net DEVPATH=/devices/pci0000:00/0000:00:1f.6/net/eth0
+- SUBSYSTEM=backlight DEVPATH=/devices/pci0000:00/0000:00:02.0/drm/card0/card0-eDP-1/intel_backlight
+- SUBSYSTEM=tpm DEVNAME=tpm0 MAJOR=10 MINOR=224

@@ -1,0 +1,1 @@
+pci:v1 SUBSYSTEM=pci SUBSYSTEM=usb

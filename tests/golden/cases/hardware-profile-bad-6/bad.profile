@@ -1,0 +1,3 @@
+# ok
+pci:v1
+pci:v2 DEVNAME=../etc/passwd

@@ -1,0 +1,1 @@
+pci:v1 MAJOR=x MINOR=1
