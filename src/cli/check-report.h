@@ -15,6 +15,7 @@ typedef struct CheckContext {
         const char *base_dir;          /* the root, absolute, with a trailing slash */
         const char *work_dir;          /* the working directory, likewise */
         const char *scope;             /* "system" or "user" */
+        unsigned n_waived;             /* findings waived */
 } CheckContext;
 
 #define CHECK_JSON_VERSION 1

@@ -13,6 +13,10 @@
 #include "filter-internal.h"
 #include "unit/cat-stream.h"
 
+/* check --fix rewrites no file in the place of a symlink, and without
+ * --root there is no boundary inside which to follow one. */
+#define FIX_REFUSE_LINK "is a symbolic link; without --root, --fix neither replaces nor follows links"
+
 /* Directory recursion stops here; deeper trees are reported. */
 #define DIR_DEPTH_MAX 32
 
@@ -60,10 +64,28 @@ static int read_tree_file(const char *path, char **ret, size_t *ret_size) {
         return r;
 }
 
+/* check --fix: the file just added to g is rewritten at its path, unless
+ * refusal says why not. */
+static int set_fix_target(UnitGroup *g, size_t n_before, const char *path, const char *refusal) {
+        GroupFile *gf;
+
+        if (g->n_files == n_before)
+                return 0;      /* not kept (over the drop-in cap) */
+        gf = &g->files[g->n_files - 1];
+        gf->fix_refusal = refusal;
+        if (!refusal && !(gf->fix_path = strdup(path)))
+                return -ENOMEM;
+        return 0;
+}
+
 /* Reads path into the group. A file that cannot be read is reported and
  * counted; it does not stop the run. in_tree: found while walking a
- * directory (regular files only); otherwise named on the command line. */
-static int group_read_file(Filter *f, UnitGroup *g, const char *path, bool dropin, bool framed, bool in_tree) {
+ * directory (regular files only); otherwise named on the command line.
+ * fix_refusal: why check --fix must not rewrite the file at path (a
+ * symlink), or NULL. */
+static int group_read_file(Filter *f, UnitGroup *g, const char *path, bool dropin, bool framed, bool in_tree,
+                           const char *fix_refusal) {
+        size_t n_before = g->n_files;
         _cleanup_free_ char *framing = NULL;
         char *data = NULL;
         size_t size;
@@ -91,7 +113,10 @@ static int group_read_file(Filter *f, UnitGroup *g, const char *path, bool dropi
                 free(data);
                 return r;
         }
-        return add_file(g, data, size, path, dropin, TAKE_PTR(framing));
+        r = add_file(g, data, size, path, dropin, TAKE_PTR(framing));
+        if (r < 0 || !f->fix)
+                return r;
+        return set_fix_target(g, n_before, path, fix_refusal);
 }
 
 /* Whether path, once its symlinks are resolved, lies inside the tree given
@@ -154,7 +179,7 @@ static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, bool fra
                         } else if (lstat(p, &st) < 0)
                                 r = dropin_failure(f, g, p, -errno, "cannot read");
                         else if (S_ISREG(st.st_mode))
-                                r = group_read_file(f, g, p, true, framed, true);
+                                r = group_read_file(f, g, p, true, framed, true, NULL);
                         else if (S_ISLNK(st.st_mode)) {
                                 char target[16];
                                 ssize_t k = readlink(p, target, sizeof(target) - 1);
@@ -168,7 +193,7 @@ static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, bool fra
                                         r = dropin_failure(f, g, p, r < 0 ? r : 0,
                                                            "symlinked drop-in does not lead to a file inside the tree; not read");
                                 else
-                                        r = group_read_file(f, g, p, true, framed, true);
+                                        r = group_read_file(f, g, p, true, framed, true, FIX_REFUSE_LINK);
                         } else
                                 r = dropin_failure(f, g, p, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL,
                                                    "drop-in is not a regular file");
@@ -190,7 +215,7 @@ static int process_unit(Filter *f, const char *dir, const char *name, bool frame
         g->has_fragment = true;
         if (asprintf(&path, "%s/%s", dir, name) < 0 || asprintf(&dropins, "%s/%s.d", dir, name) < 0)
                 return -ENOMEM;
-        r = group_read_file(f, g, path, false, framed, true);
+        r = group_read_file(f, g, path, false, framed, true, NULL);
         if (r >= 0)
                 r = group_read_dropins(f, g, dropins, framed, tree);
         if (r >= 0)
@@ -427,7 +452,8 @@ int filter_path(Filter *f, const char *given, bool framed) {
         if (r < 0)
                 return r;
         g->has_fragment = !dropin_of;
-        r = group_read_file(f, g, path, dropin_of != NULL, framed, false);
+        r = group_read_file(f, g, path, dropin_of != NULL, framed, false,
+                            lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ? FIX_REFUSE_LINK : NULL);
         if (r >= 0 && (g->n_files > 0 || g->unreadable))
                 r = finish_group(f, g);
         return r < 0 ? r : filter_flush(f);

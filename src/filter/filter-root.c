@@ -91,8 +91,10 @@ static int read_source(RootRun *rr, const char *source, char **ret, size_t *ret_
  * keeps the whole unit from being written. */
 static int read_member(Filter *f, RootRun *rr, UnitGroup *g, const LookupFile *lf, bool dropin) {
         _cleanup_free_ char *framing = NULL;
+        const SharedFile *sf;
         char *data = NULL;
-        size_t size;
+        size_t size, n_before;
+        GroupFile *gf;
         int r;
 
         if (lf->error) {
@@ -112,7 +114,18 @@ static int read_member(Filter *f, RootRun *rr, UnitGroup *g, const LookupFile *l
                 free(data);
                 return -ENOMEM;
         }
-        return add_file(g, data, size, lf->path, dropin, TAKE_PTR(framing));
+        n_before = g->n_files;
+        r = add_file(g, data, size, lf->path, dropin, TAKE_PTR(framing));
+        if (r < 0 || !f->fix || g->n_files == n_before)
+                return r;
+        /* check --fix rewrites the resolved file: inside the root, never a
+         * symlink. A drop-in several units share is rewritten only when
+         * they all agree (filter-fix.h). */
+        gf = &g->files[g->n_files - 1];
+        sf = strmap_get(&rr->shared, lf->source);
+        gf->shared = sf && sf->uses > 1;
+        gf->fix_path = strdup(lf->source);
+        return gf->fix_path ? 0 : -ENOMEM;
 }
 
 static int root_unit(Filter *f, RootRun *rr, const LookupUnit *u) {

@@ -40,6 +40,8 @@ typedef struct Filter {
         DiagList findings;             /* with collect: every finding, in order */
         StrBuf units_json;             /* with collect: one JSON object per unit, comma-separated */
 
+        struct FilterFix *fix;         /* check --fix (filter-fix.h), or NULL */
+
         unsigned n_units, n_rejected, n_changed, n_input_errors;
         unsigned n_masked;             /* --root: masked units, not judged */
         unsigned n_not_units;          /* files in a tree that are not units or drop-ins */

@@ -18,6 +18,7 @@ typedef struct PolicyEngine {
         /* Which of policy->waivers applied to some unit so far (bit i for
          * waivers[i]); zero-initialized with the rest of the engine. */
         uint64_t waivers_used[POLICY_WAIVERS_MAX / 64];
+        unsigned n_waived;     /* findings a waiver (policy or inline) turned into notes */
 } PolicyEngine;
 
 /* FilterJudge-compatible: userdata is a PolicyEngine. It remembers which
