@@ -318,9 +318,10 @@ static int pipeline(int argc, char **argv, bool check) {
         if (check) {
                 f.format = OUTPUT_NONE;
                 f.show_notes = verbose || fail_on == FAIL_ON_NOTE;
-                /* Machine formats carry every finding, notes included. */
+                /* Machine formats carry every finding, notes included, the
+                 * same ones as text with -v. */
                 if (!streq(check_format, "text"))
-                        f.collect = f.show_notes = true;
+                        f.collect = f.show_notes = f.verbose = true;
                 if (!policy_name && use_policy) {
                         r = cli_site_policy(root_dir, &site_policy);
                         if (r < 0)

@@ -276,10 +276,14 @@ static int note_dependency_dir(Filter *f, const char *dir) {
                 const char *name = list[i]->d_name;
 
                 if (r >= 0 && name[0] != '.') {
+                        _cleanup_free_ char *p = NULL;
+
                         f->n_not_units++;
+                        /* A finding like any other (check --format json keeps it). */
                         if (f->show_notes && f->verbose)
-                                r = strbuf_printf(&f->err, "%s/%s: note: in a dependency directory; not followed, not judged (input.not-a-unit)\n",
-                                                  dir, name);
+                                r = asprintf(&p, "%s/%s", dir, name) < 0 ? -ENOMEM
+                                    : filter_report(f, DIAG_NOTE, "input.not-a-unit", p, NULL,
+                                                    "in a dependency directory; not followed, not judged");
                 }
                 free(list[i]);
         }
