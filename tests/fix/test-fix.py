@@ -29,8 +29,11 @@ import sys
 import tempfile
 
 EXE = os.path.abspath(sys.argv[1])
+# f.service is rewritten (Nice=) and then rejected by a forbid: rule: a
+# rejected unit that the policy did edit.
 POLICY = ('version: 1\nextends: default\nrewrites:\n'
-          '  - id: nice\n    set: {section: Service, key: Nice, value: "5", matching: "^1$"}\n')
+          '  - id: nice\n    set: {section: Service, key: Nice, value: "5", matching: "^1$"}\n'
+          'forbid:\n  - id: no-f\n    key: Service.ExecStart\n    regex: "^/bin/f$"\n')
 failures = 0
 
 
@@ -76,6 +79,7 @@ def make_tree(top):
     write(os.path.join(top, 't/a.service.d/10-x.conf'), '[Service]\nNice=1\n')
     write(os.path.join(top, 't/b.service'), '[Service]\nExecStart=/bin/b\nUser=0day\nNice=1\n')
     write(os.path.join(top, 't/c.service'), '[Service]\nExecStart=/bin/c\nNice=5\n')
+    write(os.path.join(top, 't/f.service'), '[Service]\nExecStart=/bin/f\nNice=1\n')
     os.symlink('c.service', os.path.join(top, 't/alias.service'))
 
 
@@ -96,6 +100,7 @@ def test_tree(tmp):
         selinux = None
     ino = os.stat(a).st_ino
     b_before, c_before = read(os.path.join(top, 't/b.service')), read(os.path.join(top, 't/c.service'))
+    f_before = read(os.path.join(top, 't/f.service'))
 
     plain = run(['check', '--policy', 'policy.yaml', 't'], top)
     p = run(['check', '--fix', '--policy', 'policy.yaml', 't'], top)
@@ -104,6 +109,8 @@ def test_tree(tmp):
     expect(read(a) == '[Service]\nExecStart=/bin/a\nNice=5\n', 'the unit file is rewritten')
     expect(read(os.path.join(top, 't/a.service.d/10-x.conf')) == '[Service]\nNice=5\n', 'its drop-in is rewritten')
     expect(read(os.path.join(top, 't/b.service')) == b_before, 'the rejected unit is not rewritten')
+    expect(read(os.path.join(top, 't/f.service')) == f_before,
+           'a unit the policy edited and then rejected (forbid:) is not rewritten')
     expect(read(os.path.join(top, 't/c.service')) == c_before, 'an unchanged unit is left alone')
     expect(os.readlink(os.path.join(top, 't/alias.service')) == 'c.service', 'the symlink is still a symlink')
     st = os.stat(a)
