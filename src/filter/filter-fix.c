@@ -60,7 +60,8 @@ int filter_fix_new(const char *root_dir, FilterFix **ret) {
 
         if (!x)
                 return -ENOMEM;
-        if (root_dir) {
+        /* The host's root: paths are used as they are. */
+        if (root_dir && strspn(root_dir, "/") < strlen(root_dir)) {
                 size_t n = strlen(root_dir);
 
                 /* "dest/" and "dest" are the same root: no "dest//usr". */

@@ -11,8 +11,9 @@
 #include "filter-internal.h"
 #include "lookup/lookup.h"
 
-/* Drop-ins that apply to many units (service.d/, foo-.service.d/) are read
- * once and copied for each unit. */
+/* Files that belong to many units (service.d/, foo-.service.d/, a
+ * template's unit file and drop-ins for its instances) are read once and
+ * copied for each unit. */
 typedef struct SharedFile {
         unsigned uses;
         bool loaded;
@@ -41,8 +42,11 @@ static int count_shared(RootRun *rr, const LookupSet *set) {
         int r;
 
         for (size_t i = 0; i < set->n_units; i++)
-                for (size_t k = 0; k < set->units[i]->n_dropins; k++) {
-                        const char *src = set->units[i]->dropins[k].source;
+                for (size_t k = 0; k <= set->units[i]->n_dropins; k++) {
+                        const LookupUnit *u = set->units[i];
+                        /* k == n_dropins: the unit file itself. */
+                        const char *src = k < u->n_dropins ? u->dropins[k].source
+                                          : u->state == LOOKUP_UNIT_MASKED ? NULL : u->fragment.source;
                         SharedFile *sf;
 
                         if (!src)
