@@ -354,12 +354,8 @@ static int pipeline(int argc, char **argv, bool check) {
                 r = run_root(&f, root_dir, scope, engine.version ? engine.version : target ? target : 252);
         else if (optind >= argc)
                 r = filter_stream(&f, STDIN_FILENO, "<stdin>");
-        for (int i = optind; r >= 0 && i < argc; i++) {
-                if (streq(argv[i], "-"))
-                        r = filter_stream(&f, STDIN_FILENO, "<stdin>");
-                else
-                        r = filter_path(&f, argv[i], framed);
-        }
+        else
+                r = filter_paths(&f, argv + optind, (size_t) (argc - optind), framed);
         /* check --fix: every unit is judged; now the changed files of the
          * accepted ones are rewritten. */
         if (r >= 0)

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "basic/alloc-util.h"
 #include "basic/fileio.h"
 #include "filter-internal.h"
 #include "unit/cat-stream.h"
@@ -461,4 +462,134 @@ int filter_path(Filter *f, const char *given, bool framed) {
         if (r >= 0 && (g->n_files > 0 || g->unreadable))
                 r = finish_group(f, g);
         return r < 0 ? r : filter_flush(f);
+}
+
+/* ---- several paths ------------------------------------------------------ */
+
+/* The resolved directory that holds path (a file). */
+static char *dir_of_realpath(const char *path) {
+        _cleanup_free_ char *dir = NULL;
+        const char *slash = strrchr(path, '/');
+
+        dir = !slash ? strdup(".") : slash == path ? strdup("/") : strndup(path, (size_t) (slash - path));
+        return dir ? realpath(dir, NULL) : NULL;
+}
+
+/* For a drop-in path ("DIR/NAME.d/X.conf"), the resolved DIR and NAME. */
+static int dropin_home(const char *path, char **ret_dir, char **ret_name) {
+        _cleanup_free_ char *name = NULL, *d = NULL, *parent = NULL;
+        int r;
+
+        r = cat_dropin_unit_name(path, &name);
+        if (r <= 0)
+                return r;
+        d = dir_of_realpath(path);       /* DIR/NAME.d */
+        if (!d)
+                return errno == ENOMEM ? -ENOMEM : 0;
+        parent = dir_of_realpath(d);
+        if (!parent)
+                return errno == ENOMEM ? -ENOMEM : 0;
+        *ret_dir = TAKE_PTR(parent);
+        *ret_name = TAKE_PTR(name);
+        return 1;
+}
+
+static int compare_basenames(const void *a, const void *b) {
+        const char *x = *(const char *const *) a, *y = *(const char *const *) b;
+        const char *sx = strrchr(x, '/'), *sy = strrchr(y, '/');
+
+        return strcmp(sx ? sx + 1 : x, sy ? sy + 1 : y);
+}
+
+/* A unit file given together with drop-ins of it: judged as one unit, the
+ * drop-ins in file-name order, as systemd applies them. */
+static int process_given_unit(Filter *f, const char *path, const char **dropins, size_t n, bool framed) {
+        _cleanup_(unit_group_freep) UnitGroup *g = NULL;
+        _cleanup_free_ char *name = path_basename_dup(path);
+        struct stat st;
+        int r;
+
+        if (!name)
+                return -ENOMEM;
+        r = unit_group_new(name, &g);
+        if (r < 0)
+                return r;
+        g->has_fragment = true;
+        qsort(dropins, n, sizeof(char *), compare_basenames);
+        r = group_read_file(f, g, path, false, framed, false,
+                            lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ? FIX_REFUSE_LINK : NULL);
+        for (size_t i = 0; r >= 0 && i < n; i++)
+                r = group_read_file(f, g, dropins[i], true, framed, false,
+                                    lstat(dropins[i], &st) == 0 && S_ISLNK(st.st_mode) ? FIX_REFUSE_LINK : NULL);
+        if (r >= 0 && (g->n_files > 0 || g->unreadable))
+                r = finish_group(f, g);
+        return r < 0 ? r : filter_flush(f);
+}
+
+int filter_paths(Filter *f, char *const *paths, size_t n, bool framed) {
+        _cleanup_free_ size_t *owner = new0(size_t, n ? n : 1);
+        _cleanup_free_ const char **dropins = new0(const char *, n ? n : 1);
+        int r = 0;
+
+        if (!owner || !dropins)
+                return -ENOMEM;
+
+        /* Which drop-ins sit next to a unit file also given: DIR/NAME.d/X.conf
+         * beside DIR/NAME (the same directory once resolved). */
+        for (size_t i = 0; i < n; i++) {
+                _cleanup_free_ char *home = NULL, *name = NULL;
+                struct stat st;
+
+                if (streq(paths[i], "-") || stat(paths[i], &st) < 0 || !S_ISREG(st.st_mode))
+                        continue;
+                r = dropin_home(paths[i], &home, &name);
+                if (r < 0)
+                        return r;
+                if (r == 0)
+                        continue;
+                for (size_t j = 0; j < n && !owner[i]; j++) {
+                        _cleanup_free_ char *dir = NULL, *base = NULL, *other = NULL;
+
+                        if (j == i || streq(paths[j], "-") || stat(paths[j], &st) < 0 || !S_ISREG(st.st_mode))
+                                continue;
+                        base = path_basename_dup(paths[j]);
+                        if (!base)
+                                return -ENOMEM;
+                        if (!streq(base, name))
+                                continue;
+                        r = cat_dropin_unit_name(paths[j], &other);
+                        if (r < 0)
+                                return r;
+                        if (r > 0)
+                                continue;       /* a drop-in named like the unit */
+                        dir = dir_of_realpath(paths[j]);
+                        if (!dir && errno == ENOMEM)
+                                return -ENOMEM;
+                        if (dir && streq(dir, home))
+                                owner[i] = j + 1;
+                }
+        }
+
+        r = 0;
+        for (size_t i = 0; r >= 0 && i < n; i++) {
+                size_t k = 0;
+
+                if (owner[i])
+                        continue;       /* judged with its unit */
+                if (streq(paths[i], "-")) {
+                        r = filter_stream(f, STDIN_FILENO, "<stdin>");
+                        continue;
+                }
+                for (size_t j = 0; j < n; j++) {
+                        bool dup = false;
+
+                        /* The same path given twice is read once. */
+                        for (size_t m = 0; m < k && !dup; m++)
+                                dup = streq(dropins[m], paths[j]);
+                        if (owner[j] == i + 1 && !dup)
+                                dropins[k++] = paths[j];
+                }
+                r = k > 0 ? process_given_unit(f, paths[i], dropins, k, framed) : filter_path(f, paths[i], framed);
+        }
+        return r;
 }
