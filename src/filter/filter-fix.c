@@ -3,6 +3,7 @@
  * filter-fix.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,7 +173,7 @@ int fix_record_group(Filter *f, const UnitGroup *g) {
                 if (r < 0)
                         return r;
                 if (rejected) {
-                        if (!e->rejected_by && g->name && !(e->rejected_by = strdup(g->name)))
+                        if (!e->rejected_by && !(e->rejected_by = strdup(g->name ? g->name : "another unit")))
                                 return -ENOMEM;
                         continue;
                 }
@@ -323,6 +324,7 @@ static int write_entry(const FilterFix *x, const FixEntry *e, char **ret_why) {
         _cleanup_free_ char *path = NULL, *dir = NULL, *now = NULL;
         const char *slash;
         AtomicFileId id;
+        sigset_t hold, saved;
         struct stat st;
         size_t now_size;
         int fd, r;
@@ -365,8 +367,16 @@ static int write_entry(const FilterFix *x, const FixEntry *e, char **ret_why) {
         if (r <= 0)
                 return r;
 
+        /* SIGTERM, SIGINT and SIGHUP wait until the file is replaced (or
+         * the temporary file removed): none is left behind. */
         atomic_file_id_from_stat(&st, &id);
+        sigemptyset(&hold);
+        sigaddset(&hold, SIGTERM);
+        sigaddset(&hold, SIGINT);
+        sigaddset(&hold, SIGHUP);
+        (void) sigprocmask(SIG_BLOCK, &hold, &saved);
         r = atomic_file_replace_full(path, &id, ATOMIC_KEEP_ATTRS, 0, write_content, (void *) e);
+        (void) sigprocmask(SIG_SETMASK, &saved, NULL);
         if (r == -ENOMEM)
                 return r;
         if (r == -ESTALE)

@@ -13,11 +13,14 @@
  *     errno E (28: ENOSPC, a full disk);
  *   UNITGUARD_CHANGE_PATH=S with UNITGUARD_CHANGE_AT_OPEN=N: just before
  *     the N-th open()/openat() of a path ending in S, a line is appended to
- *     that file, as another program changing it meanwhile would.
+ *     that file, as another program changing it meanwhile would;
+ *   UNITGUARD_SIGTERM_ON_WRITE_PATH=S: the first write() to a file whose
+ *     path contains S raises SIGTERM first (a signal in mid-write).
  * Only for tests. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +40,7 @@ static ssize_t (*real_write)(int, const void *, size_t);
 static int (*real_open)(const char *, int, ...);
 static int (*real_openat)(int, const char *, int, ...);
 static int write_errno;
-static const char *write_errno_path, *change_path;
+static const char *write_errno_path, *change_path, *sigterm_path;
 static unsigned long change_at, change_opens;
 
 /* dlsym() itself may allocate: serve that from a small static arena. */
@@ -63,6 +66,7 @@ static void init(void) {
         write_errno = s ? atoi(s) : 0;
         write_errno_path = getenv("UNITGUARD_WRITE_ERRNO_PATH");
         change_path = getenv("UNITGUARD_CHANGE_PATH");
+        sigterm_path = getenv("UNITGUARD_SIGTERM_ON_WRITE_PATH");
         s = getenv("UNITGUARD_CHANGE_AT_OPEN");
         change_at = s ? strtoul(s, NULL, 10) : 0;
         s = getenv("UNITGUARD_FAIL_AT");
@@ -163,6 +167,10 @@ ssize_t write(int fd, const void *buf, size_t n) {
         if (should_fail()) {
                 errno = EIO;
                 return -1;
+        }
+        if (sigterm_path && fd_path_contains(fd, sigterm_path)) {
+                sigterm_path = NULL;
+                raise(SIGTERM);
         }
         if (write_errno > 0 && write_errno_path && fd_path_contains(fd, write_errno_path)) {
                 errno = write_errno;

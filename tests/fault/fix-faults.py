@@ -5,7 +5,9 @@
   - the file changes after it was judged: just before it is read again to
     be compared, and just before the rename (after the new content was
     written);
-each gives one 'PATH: error: ...' line naming the file and the cause, exit
+  - SIGTERM while the new content is written: the file is still replaced
+    whole, then unitguard ends by the signal, leaving no temporary file;
+each of the others gives one 'PATH: error: ...' line naming the file and the cause, exit
 status 3, the file exactly as it was (the other one is still fixed when it
 can be), and no temporary file left behind. Then every allocation, read
 and write of a `check --fix` run fails in turn: each run either succeeds
@@ -101,6 +103,15 @@ def targeted(exe, shim, top):
                'changed %s: the other writer\'s content kept, no temporary file' % when)
 
 
+def signal_in_write(exe, shim, top):
+    reset(top)
+    p = run(exe, top, {'LD_PRELOAD': shim, 'UNITGUARD_SIGTERM_ON_WRITE_PATH': '.unitguard-'})
+    got = contents(top)
+    expect(p.returncode == -15, 'SIGTERM in mid-write: unitguard ends by the signal', p)
+    expect(got['t/a.service'] == FIXED['t/a.service'] and not leftovers(top),
+           'SIGTERM in mid-write: that file replaced whole, no temporary file: %r' % got)
+
+
 def sweep(exe, shim, top):
     counter = os.path.join(os.path.dirname(top), 'count')
 
@@ -146,6 +157,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix='ug-fix-faults-') as tmp:
         top = os.path.join(tmp, 'w')
         targeted(exe, shim, top)
+        signal_in_write(exe, shim, top)
         sweep(exe, shim, top)
     print('%d failure(s)' % failures)
     return 1 if failures else 0
