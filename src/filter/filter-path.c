@@ -526,49 +526,80 @@ static int process_given_unit(Filter *f, const char *path, const char **dropins,
         return r < 0 ? r : filter_flush(f);
 }
 
-int filter_paths(Filter *f, char *const *paths, size_t n, bool framed) {
-        _cleanup_free_ size_t *owner = new0(size_t, n ? n : 1);
-        _cleanup_free_ const char **dropins = new0(const char *, n ? n : 1);
-        int r = 0;
+/* What filter_paths() knows about one argument. */
+typedef struct GivenPath {
+        bool unit;             /* a regular file, not in a NAME.d/ directory */
+        char *base;            /* its file name (units only) */
+        char *home, *name;     /* drop-ins: DIR (resolved) and NAME of DIR/NAME.d/X.conf */
+} GivenPath;
 
-        if (!owner || !dropins)
-                return -ENOMEM;
+static void given_paths_free(GivenPath *g, size_t n) {
+        for (size_t i = 0; g && i < n; i++) {
+                free(g[i].base);
+                free(g[i].home);
+                free(g[i].name);
+        }
+        free(g);
+}
 
-        /* Which drop-ins sit next to a unit file also given: DIR/NAME.d/X.conf
-         * beside DIR/NAME (the same directory once resolved). */
+static int given_paths_scan(char *const *paths, size_t n, GivenPath *g) {
         for (size_t i = 0; i < n; i++) {
-                _cleanup_free_ char *home = NULL, *name = NULL;
                 struct stat st;
+                int r;
 
                 if (streq(paths[i], "-") || stat(paths[i], &st) < 0 || !S_ISREG(st.st_mode))
                         continue;
-                r = dropin_home(paths[i], &home, &name);
+                r = dropin_home(paths[i], &g[i].home, &g[i].name);
                 if (r < 0)
                         return r;
-                if (r == 0)
+                if (r > 0)
+                        continue;
+                r = cat_dropin_unit_name(paths[i], &g[i].name);
+                if (r < 0)
+                        return r;
+                if (r > 0)
+                        continue;       /* a drop-in whose directory cannot be resolved */
+                g[i].unit = true;
+                g[i].base = path_basename_dup(paths[i]);
+                if (!g[i].base)
+                        return -ENOMEM;
+        }
+        return 0;
+}
+
+int filter_paths(Filter *f, char *const *paths, size_t n, bool framed) {
+        _cleanup_free_ size_t *owner = new0(size_t, n ? n : 1);
+        _cleanup_free_ const char **dropins = new0(const char *, n ? n : 1);
+        GivenPath *given = new0(GivenPath, n ? n : 1);
+        int r;
+
+        if (!owner || !dropins || !given) {
+                given_paths_free(given, n);
+                return -ENOMEM;
+        }
+
+        /* Which drop-ins sit next to a unit file also given: DIR/NAME.d/X.conf
+         * beside DIR/NAME (the same directory once resolved). Only a unit
+         * with the right file name has its directory resolved. */
+        r = given_paths_scan(paths, n, given);
+        for (size_t i = 0; r >= 0 && i < n; i++) {
+                if (!given[i].home)
                         continue;
                 for (size_t j = 0; j < n && !owner[i]; j++) {
-                        _cleanup_free_ char *dir = NULL, *base = NULL, *other = NULL;
+                        _cleanup_free_ char *dir = NULL;
 
-                        if (j == i || streq(paths[j], "-") || stat(paths[j], &st) < 0 || !S_ISREG(st.st_mode))
+                        if (!given[j].unit || !streq(given[j].base, given[i].name))
                                 continue;
-                        base = path_basename_dup(paths[j]);
-                        if (!base)
-                                return -ENOMEM;
-                        if (!streq(base, name))
-                                continue;
-                        r = cat_dropin_unit_name(paths[j], &other);
-                        if (r < 0)
-                                return r;
-                        if (r > 0)
-                                continue;       /* a drop-in named like the unit */
                         dir = dir_of_realpath(paths[j]);
                         if (!dir && errno == ENOMEM)
-                                return -ENOMEM;
-                        if (dir && streq(dir, home))
+                                r = -ENOMEM;
+                        if (dir && streq(dir, given[i].home))
                                 owner[i] = j + 1;
                 }
         }
+        given_paths_free(given, n);
+        if (r < 0)
+                return r;
 
         r = 0;
         for (size_t i = 0; r >= 0 && i < n; i++) {
@@ -583,10 +614,12 @@ int filter_paths(Filter *f, char *const *paths, size_t n, bool framed) {
                 for (size_t j = 0; j < n; j++) {
                         bool dup = false;
 
+                        if (owner[j] != i + 1)
+                                continue;
                         /* The same path given twice is read once. */
                         for (size_t m = 0; m < k && !dup; m++)
                                 dup = streq(dropins[m], paths[j]);
-                        if (owner[j] == i + 1 && !dup)
+                        if (!dup)
                                 dropins[k++] = paths[j];
                 }
                 r = k > 0 ? process_given_unit(f, paths[i], dropins, k, framed) : filter_path(f, paths[i], framed);
