@@ -35,8 +35,7 @@
  *     with a read error after CUT bytes, the output is a prefix of the
  *     output for those CUT bytes alone, the error is reported, and the
  *     unit being read when it happened is not judged or written.
- * FUZZ_FILTER_SKIP=stream-read-error,stream-note-text sets aside the two
- * stream checks that fail on known bugs (fuzz/README.md, fuzz/pending/). */
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -740,12 +739,6 @@ static void stream_shape(const uint8_t *data, size_t size, bool *ret_bare, bool 
         close(fd);
 }
 
-static bool skipping(const char *what) {
-        const char *s = getenv("FUZZ_FILTER_SKIP");
-
-        return s && strstr(s, what);
-}
-
 static void check_stream_units(const Run *run) {
         size_t pos = 0;
         bool first = true;
@@ -791,8 +784,7 @@ static void fuzz_stream(const uint8_t *data, size_t size, uint8_t cut_byte, bool
         /* Well-framed: in the cat format everything written ends with a
          * newline (a bare file is written as it came). */
         stream_shape(data, size, &bare, &ends_in_file);
-        if (!(skipping("stream-note-text") && (memchr(data, 0, size) || !ends_in_file)))
-                fuzz_assert(bare || full.out_size == 0 || full.out[full.out_size - 1] == '\n');
+        fuzz_assert(bare || full.out_size == 0 || full.out[full.out_size - 1] == '\n');
         run_done(&full);
 
         if (!inject || size > 60000)
@@ -806,13 +798,6 @@ static void fuzz_stream(const uint8_t *data, size_t size, uint8_t cut_byte, bool
         run_filter(MODE_STREAM, fds, NULL, 0, reject_b, &pre);
         close(fds);
 
-        /* A known failure being fixed elsewhere can be set aside for a run
-         * (fuzz/README.md, fuzz/pending/): FUZZ_FILTER_SKIP=stream-read-error. */
-        if (skipping("stream-read-error")) {
-                run_done(&err);
-                run_done(&pre);
-                return;
-        }
         /* The read error is reported. */
         fuzz_assert(err.n_input_errors > pre.n_input_errors);
         /* Nothing that the same bytes up to EOF would not write... */

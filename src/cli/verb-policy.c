@@ -44,10 +44,34 @@ static int write_out(StrBuf *b) {
         return EXIT_CLEAN;
 }
 
+/* The arguments of a subcommand are policy names or files: -h/--help
+ * anywhere asks for help, any other option is a usage error (a file
+ * whose name starts with '-' is given as ./-name or after "--").
+ * Returns -1 to go on, else the exit status; *first is the first
+ * argument after a "--". */
+static int subcommand_options(int argc, char **argv, int *first) {
+        *first = 2;
+        for (int i = 2; i < argc; i++) {
+                if (streq(argv[i], "--")) {
+                        *first = i + 1;
+                        return -1;
+                }
+                if (streq(argv[i], "-h") || streq(argv[i], "--help")) {
+                        help(stdout);
+                        return cli_finish_stdout("unitguard policy");
+                }
+                if (argv[i][0] == '-' && argv[i][1]) {
+                        fprintf(stderr, "unitguard policy %s: unknown option '%s'; see --help\n", argv[1], argv[i]);
+                        return EXIT_USAGE;
+                }
+        }
+        return -1;
+}
+
 int verb_policy(int argc, char **argv) {
         StrBuf b = {};
         Policy *p = NULL;
-        int rc;
+        int rc, first;
 
         if (argc < 2) {
                 help(stderr);
@@ -56,6 +80,16 @@ int verb_policy(int argc, char **argv) {
         if (streq(argv[1], "-h") || streq(argv[1], "--help")) {
                 help(stdout);
                 return cli_finish_stdout("unitguard policy");
+        }
+
+        rc = subcommand_options(argc, argv, &first);
+        if (rc >= 0)
+                return rc;
+        /* Skip a "--": what follows it is taken as written. */
+        if (first > 2) {
+                argv[first - 1] = argv[1];
+                argv += first - 2;
+                argc -= first - 2;
         }
 
         if (streq(argv[1], "list")) {

@@ -30,6 +30,9 @@ static void help(FILE *f) {
                 "  -t --target-version=N systemd version whose lookup rules apply (default 252)\n"
                 "  -f --format=text|json one unit per paragraph, or one JSON object per line\n"
                 "  -v --verbose          also show notes (overridden files, non-units)\n"
+                "     --paths            print the unit search path of the scope, highest\n"
+                "                        precedence first (as systemd-analyze unit-paths,\n"
+                "                        without per-user and runtime directories)\n"
                 "  -h --help             show this help\n"
                 "\n"
                 EXIT_STATUS_HELP);
@@ -111,6 +114,7 @@ int verb_units(int argc, char **argv) {
                 { "target-version", required_argument, NULL, 't' },
                 { "format", required_argument, NULL, 'f' },
                 { "verbose", no_argument, NULL, 'v' },
+                { "paths", no_argument, NULL, 'P' },
                 { "help", no_argument, NULL, 'h' },
                 {}
         };
@@ -118,7 +122,7 @@ int verb_units(int argc, char **argv) {
         LookupScope scope = LOOKUP_SYSTEM;
         const char *root_dir = NULL;
         unsigned version = 252;
-        bool json = false, verbose = false;
+        bool json = false, verbose = false, paths = false;
         LookupSet set = {};
         Root root = { .fd = -EBADF };
         int c, r, status = EXIT_CLEAN;
@@ -153,12 +157,21 @@ int verb_units(int argc, char **argv) {
                 case 'v':
                         verbose = true;
                         break;
+                case 'P':
+                        paths = true;
+                        break;
                 case 'h':
                         help(stdout);
                         return cli_finish_stdout("unitguard units");
                 default:
                         return cli_bad_option("units", argc, argv, optopt);
                 }
+
+        if (paths) {
+                for (const char *const *d = lookup_paths_candidates(scope); *d; d++)
+                        puts(*d);
+                return cli_finish_stdout("unitguard units");
+        }
 
         r = root_open(root_dir, &root);
         if (r < 0) {

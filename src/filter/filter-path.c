@@ -21,6 +21,25 @@
 /* Directory recursion stops here; deeper trees are reported. */
 #define DIR_DEPTH_MAX 32
 
+/* Hidden entries (".foo", also directories) are skipped, as systemd skips
+ * them in unit and drop-in directories; each is counted with the files
+ * that are not units and named with -v, never dropped without a word. */
+static bool is_hidden(const char *name) {
+        return name[0] == '.' && !streq(name, ".") && !streq(name, "..");
+}
+
+static int note_hidden(Filter *f, const char *dir, const char *name) {
+        _cleanup_free_ char *p = NULL;
+
+        f->n_not_units++;
+        if (!f->verbose)
+                return 0;
+        if (asprintf(&p, "%s/%s", dir, name) < 0)
+                return -ENOMEM;
+        return filter_report(f, DIAG_NOTE, "input.hidden", p, NULL,
+                             "hidden (name starts with '.'): systemd ignores it; not judged");
+}
+
 static int name_compare(const struct dirent **a, const struct dirent **b) {
         return strcmp((*a)->d_name, (*b)->d_name);
 }
@@ -169,7 +188,9 @@ static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, bool fra
                 _cleanup_free_ char *p = NULL, *real = NULL;
                 const char *name = list[i]->d_name;
 
-                if (r >= 0 && name[0] != '.') {
+                if (r >= 0 && is_hidden(name))
+                        r = note_hidden(f, dir, name);
+                else if (r >= 0 && name[0] != '.') {
                         if (asprintf(&p, "%s/%s", dir, name) < 0)
                                 r = -ENOMEM;
                         else if (!endswith(name, ".conf")) {
@@ -276,15 +297,19 @@ static int note_dependency_dir(Filter *f, const char *dir) {
         for (int i = 0; i < n; i++) {
                 const char *name = list[i]->d_name;
 
-                if (r >= 0 && name[0] != '.') {
+                if (r >= 0 && is_hidden(name))
+                        r = note_hidden(f, dir, name);
+                else if (r >= 0 && name[0] != '.') {
                         _cleanup_free_ char *p = NULL;
 
                         f->n_not_units++;
-                        /* A finding like any other (check --format json keeps it). */
-                        if (f->show_notes && f->verbose)
-                                r = asprintf(&p, "%s/%s", dir, name) < 0 ? -ENOMEM
-                                    : filter_report(f, DIAG_NOTE, "input.not-a-unit", p, NULL,
-                                                    "in a dependency directory; not followed, not judged");
+                        if (!f->verbose)
+                                ;
+                        else if (asprintf(&p, "%s/%s", dir, name) < 0)
+                                r = -ENOMEM;
+                        else
+                                r = filter_report(f, DIAG_NOTE, "input.not-a-unit", p, NULL,
+                                                  "in a dependency directory; not followed, not judged");
                 }
                 free(list[i]);
         }
@@ -337,7 +362,11 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
                 const char *name = list[i]->d_name;
                 struct stat st;
 
-                if (name[0] == '.' || streq(name, ".."))
+                if (is_hidden(name)) {
+                        r = note_hidden(f, dir, name);
+                        continue;
+                }
+                if (name[0] == '.')
                         continue;
                 if (asprintf(&p, "%s/%s", dir, name) < 0) {
                         r = -ENOMEM;

@@ -91,6 +91,21 @@ static int read_source(RootRun *rr, const char *source, char **ret, size_t *ret_
         return 0;
 }
 
+/* "\n# PATH\n", the framing systemctl cat gives a file (asprintf costs a
+ * tenth of a unit's judging here). */
+static char *cat_header_framing(const char *path) {
+        size_t n = strlen(path);
+        char *s = malloc(n + 5);
+
+        if (!s)
+                return NULL;
+        memcpy(s, "\n# ", 3);
+        memcpy(s + 3, path, n);
+        s[n + 3] = '\n';
+        s[n + 4] = '\0';
+        return s;
+}
+
 /* Reads one file of the unit. A file that cannot be read is reported and
  * keeps the whole unit from being written. */
 static int read_member(Filter *f, RootRun *rr, UnitGroup *g, const LookupFile *lf, bool dropin) {
@@ -114,7 +129,8 @@ static int read_member(Filter *f, RootRun *rr, UnitGroup *g, const LookupFile *l
                 g->unreadable = true;
                 return input_error(f, lf->path, r, r == -EFBIG ? "file too large" : "cannot read");
         }
-        if (asprintf(&framing, "\n# %s\n", lf->path) < 0) {
+        framing = cat_header_framing(lf->path);
+        if (!framing) {
                 free(data);
                 return -ENOMEM;
         }

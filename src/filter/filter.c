@@ -412,6 +412,23 @@ static int take_framing_diags(UnitGroup *g, const CatFile *cf) {
         return 0;
 }
 
+/* systemctl cat follows a note line ("# Unit x.service is masked.") with
+ * nothing but the blank line before the next header. Blank lines are kept
+ * as framing; any other text there belongs to no file: it is neither
+ * judged nor written, and a warning names where it starts. */
+static int keep_note_text(UnitGroup *g, CatFile *cf, const char *source) {
+        size_t blank = 0;
+
+        while (blank < cf->size && cf->data[blank] == '\n')
+                blank++;
+        if (blank == cf->size)
+                return unit_group_add(g, NULL, TAKE_PTR(cf->data));
+        return diag_add(&g->diags, DIAG_WARNING, EFFECT_NONE, "cat.stray-text", source,
+                        cf->header_line + 1 + (unsigned) blank, NULL, NULL,
+                        "%zu bytes after the note line '# Unit ...' belong to no file of the stream (a header '# /path' must follow a blank line): not judged, not written",
+                        cf->size - blank);
+}
+
 /* A file of the stream could not be read (over the size cap, or a read
  * error), and the stream ends there. The unit that file belongs to must
  * not leave without it: when it is a drop-in of the pending unit, that
@@ -490,10 +507,8 @@ int filter_stream(Filter *f, int fd, const char *source) {
                                 r = take_framing_diags(g, &cf);
                         if (r >= 0)
                                 r = unit_group_add(g, NULL, TAKE_PTR(cf.framing));
-                        if (r >= 0) {
-                                /* Anything after a note line is kept as framing. */
-                                r = unit_group_add(g, NULL, TAKE_PTR(cf.data));
-                        }
+                        if (r >= 0)
+                                r = keep_note_text(g, &cf, source);
                         cat_file_done(&cf);
                         if (r < 0)
                                 break;

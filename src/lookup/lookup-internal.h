@@ -58,7 +58,6 @@ typedef struct Builder {
         size_t n_units, allocated_units;
 } Builder;
 
-int list_dir(const Root *root, const char *resolved, char ***ret, size_t *ret_n);
 int builder_diag(Builder *b, DiagSeverity sev, const char *rule, const char *path, const char *fmt, ...)
         _printf_(5, 6);
 int build_units(Builder *b);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* From the name map to units: aliases followed, instances given their
  * template, drop-ins collected from every directory in systemd's order. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -347,22 +348,34 @@ typedef struct Found {
         const char *name;
         const LookupFile *file;        /* NULL: the directory `bad` cannot be read */
         const DropinDir *bad;
+        size_t order;                  /* position in the search: lower wins */
 } Found;
 
+/* By file name, then by search order: the first of each name wins. */
 static int found_compare(const void *a, const void *b) {
-        return strcmp(((const Found *) a)->name, ((const Found *) b)->name);
+        const Found *x = a, *y = b;
+        int c = strcmp(x->name, y->name);
+
+        if (c != 0)
+                return c;
+        return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static int dropin_file(Builder *b, const DropinDir *d, const char *name, LookupFile *f) {
+static int dropin_file(Builder *b, const DropinDir *d, const RootDirEntry *de, LookupFile *f) {
         char target[PATH_MAX];
         struct stat st;
         ssize_t k;
         int r;
 
-        f->path = root_path_join(d->path, name);
+        f->path = root_path_join(d->path, de->name);
         if (!f->path)
                 return -ENOMEM;
-        if (fstatat(b->root->fd, f->path + 1, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+        /* The listing's file type spares a stat where it is known. */
+        if (de->type == DT_REG)
+                st.st_mode = S_IFREG;
+        else if (de->type == DT_LNK)
+                st.st_mode = S_IFLNK;
+        else if (fstatat(b->root->fd, f->path + 1, &st, AT_SYMLINK_NOFOLLOW) < 0) {
                 f->error = -errno;
                 return 0;
         }
@@ -392,14 +405,14 @@ static int dropin_file(Builder *b, const DropinDir *d, const char *name, LookupF
 }
 
 static int list_dropin_dir(Builder *b, DropinDir *d) {
-        char **names = NULL;
+        RootDirEntry *entries = NULL;
         size_t n = 0, k = 0;
         int r;
 
         if (d->listed)
                 return 0;
         d->listed = true;
-        r = list_dir(b->root, d->path, &names, &n);
+        r = root_list_dir(b->root, d->path, &entries, &n);
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
@@ -407,30 +420,31 @@ static int list_dropin_dir(Builder *b, DropinDir *d) {
                 return 0;
         }
         for (size_t i = 0; i < n; i++) {
-                if (names[i][0] != '.' && endswith(names[i], ".conf"))
-                        names[k++] = names[i];
+                if (entries[i].name[0] != '.' && endswith(entries[i].name, ".conf"))
+                        entries[k++] = entries[i];
                 else
-                        free(names[i]);
+                        free(entries[i].name);
         }
-        d->files = names;
-        d->n_files = k;
         /* Each file is resolved once, however many units it applies to. */
+        d->files = new0(char *, k);
         d->resolved = new0(LookupFile, k);
-        if (!d->resolved)
+        if (!d->files || !d->resolved) {
+                root_dir_entries_free(entries, k);
                 return -ENOMEM;
-        for (size_t i = 0; i < k; i++) {
-                r = dropin_file(b, d, names[i], &d->resolved[i]);
-                if (r < 0)
-                        return r;
         }
-        return 0;
+        d->n_files = k;
+        for (size_t i = 0; i < k; i++)
+                d->files[i] = TAKE_PTR(entries[i].name);
+        for (size_t i = 0; r >= 0 && i < k; i++)
+                r = dropin_file(b, d, &(RootDirEntry) { d->files[i], entries[i].type }, &d->resolved[i]);
+        free(entries);
+        return r < 0 ? r : 0;
 }
 
 static int collect_dropins(Builder *b, LookupUnit *u) {
         _cleanup_free_ Found *found = NULL;
         DirList l = {};
-        StrMap seen = {};
-        size_t n_found = 0, allocated = 0;
+        size_t n_found = 0, allocated = 0, kept = 0;
         UnitType type = unit_name_to_type(u->id);
         int r = 0;
 
@@ -456,31 +470,33 @@ static int collect_dropins(Builder *b, LookupUnit *u) {
                 r = list_dropin_dir(b, d);
                 if (r >= 0 && d->error && !d->n_files) {
                         /* An unreadable drop-in directory: the unit cannot be
-                         * read whole, which the filter reports. */
-                        r = strmap_put(&seen, d->path, (void *) d);
-                        if (r > 0) {
-                                if (GREEDY_REALLOC(found, allocated, n_found + 1) < 0)
-                                        r = -ENOMEM;
-                                else
-                                        found[n_found++] = (Found) { "", NULL, d };
-                        }
-                }
-                for (size_t j = 0; r >= 0 && j < d->n_files; j++) {
-                        r = strmap_put(&seen, d->files[j], (void *) d);
-                        if (r <= 0)
-                                continue;
+                         * read whole, which the filter reports (listed
+                         * first, under the empty name). */
                         if (GREEDY_REALLOC(found, allocated, n_found + 1) < 0)
                                 r = -ENOMEM;
                         else
-                                found[n_found++] = (Found) { d->files[j], &d->resolved[j], NULL };
+                                found[n_found++] = (Found) { "", NULL, d, i };
+                }
+                for (size_t j = 0; r >= 0 && j < d->n_files; j++) {
+                        if (GREEDY_REALLOC(found, allocated, n_found + 1) < 0)
+                                r = -ENOMEM;
+                        else
+                                found[n_found++] = (Found) { d->files[j], &d->resolved[j], NULL, i };
                 }
         }
-        strmap_done(&seen);
         free(l.items);
         if (r < 0)
                 return r;
+        /* Sorted by name and search order, the first of each name stays. */
         if (n_found > 1)
                 qsort(found, n_found, sizeof(Found), found_compare);
+        for (size_t i = 0; i < n_found; i++) {
+                if (found[i].file && kept > 0 && found[kept - 1].file &&
+                    streq(found[i].name, found[kept - 1].name))
+                        continue;
+                found[kept++] = found[i];
+        }
+        n_found = kept;
         if (n_found > 0) {
                 u->dropins = new0(LookupFile, n_found);
                 if (!u->dropins)

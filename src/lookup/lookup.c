@@ -122,56 +122,6 @@ static void builder_done(Builder *b) {
         free(b->unit_list);
 }
 
-static int str_compare(const void *a, const void *b) {
-        return strcmp(*(char *const *) a, *(char *const *) b);
-}
-
-/* Directory entries of a resolved directory, sorted, without "." and "..". */
-int list_dir(const Root *root, const char *resolved, char ***ret, size_t *ret_n) {
-        char **names = NULL;
-        size_t n = 0, allocated = 0;
-        struct dirent *de;
-        DIR *d;
-        int fd, r = 0;
-
-        fd = root_open_resolved(root, resolved, O_RDONLY | O_DIRECTORY);
-        if (fd < 0)
-                return fd;
-        d = fdopendir(fd);
-        if (!d) {
-                r = -errno;
-                close(fd);
-                return r;
-        }
-        for (;;) {
-                errno = 0;
-                de = readdir(d);
-                if (!de) {
-                        r = -errno;
-                        break;
-                }
-                if (streq(de->d_name, ".") || streq(de->d_name, ".."))
-                        continue;
-                if (GREEDY_REALLOC(names, allocated, n + 1) < 0 || !(names[n] = strdup(de->d_name))) {
-                        r = -ENOMEM;
-                        break;
-                }
-                n++;
-        }
-        closedir(d);
-        if (r < 0) {
-                for (size_t i = 0; i < n; i++)
-                        free(names[i]);
-                free(names);
-                return r;
-        }
-        if (n > 1)
-                qsort(names, n, sizeof(char *), str_compare);
-        *ret = names;
-        *ret_n = n;
-        return 0;
-}
-
 int builder_diag(Builder *b, DiagSeverity sev, const char *rule, const char *path, const char *fmt, ...) {
         va_list ap;
         int r;
@@ -364,36 +314,32 @@ static int add_extra_name(Builder *b, const char *name) {
  * named there are units of their own (getty@tty1.service). */
 static int scan_dependency_dir(Builder *b, const char *path) {
         _cleanup_free_ char *resolved = NULL;
-        char **names = NULL;
+        RootDirEntry *entries = NULL;
         size_t n = 0;
         int r;
 
         r = root_chase(b->root, path, 0, &resolved);
         if (r >= 0)
-                r = list_dir(b->root, resolved, &names, &n);
+                r = root_list_dir(b->root, resolved, &entries, &n);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
                 return builder_diag(b, DIAG_ERROR, "lookup.unreadable", path, "Cannot read directory: %s",
                                     strerror(-r));
-        for (size_t i = 0; i < n; i++) {
-                if (r >= 0 && names[i][0] != '.') {
-                        if (unit_name_is_instance(names[i]))
-                                r = add_extra_name(b, names[i]);
-                }
-                free(names[i]);
-        }
-        free(names);
+        for (size_t i = 0; r >= 0 && i < n; i++)
+                if (entries[i].name[0] != '.' && unit_name_is_instance(entries[i].name))
+                        r = add_extra_name(b, entries[i].name);
+        root_dir_entries_free(entries, n);
         return r;
 }
 
 static int scan_search_dir(Builder *b, size_t dir) {
         const SearchDir *sd = &b->set->paths.dirs[dir];
-        char **names = NULL;
+        RootDirEntry *entries = NULL;
         size_t n = 0;
         int dfd, r;
 
-        r = list_dir(b->root, sd->resolved, &names, &n);
+        r = root_list_dir(b->root, sd->resolved, &entries, &n);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
@@ -407,46 +353,55 @@ static int scan_search_dir(Builder *b, size_t dir) {
 
         for (size_t i = 0; i < n; i++) {
                 _cleanup_free_ char *path = NULL;
-                const char *name = names[i];
+                const char *name = entries[i].name;
+                bool is_unit;
                 struct stat st;
 
                 if (r < 0 || dfd < 0 || name[0] == '.')
-                        goto next;
+                        continue;
                 path = root_path_join(sd->path, name);
                 if (!path) {
                         r = -ENOMEM;
-                        goto next;
+                        continue;
                 }
-                if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+                is_unit = unit_name_is_valid(name, UNIT_NAME_ANY);
+                /* The directory's own record of the type saves a stat per
+                 * entry; a unit file is stat'ed anyway (an empty one is a
+                 * mask). */
+                if (entries[i].type == DT_DIR)
+                        st.st_mode = S_IFDIR;
+                else if (entries[i].type == DT_LNK)
+                        st.st_mode = S_IFLNK;
+                else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
                         r = builder_diag(b, DIAG_ERROR, "lookup.unreadable", path, "Cannot stat: %s",
                                          strerror(errno));
-                        goto next;
+                        continue;
                 }
-                if (unit_name_is_valid(name, UNIT_NAME_ANY)) {
+                if (is_unit) {
                         Entry *e;
 
                         if ((e = strmap_get(&b->names, name))) {
                                 /* On a merged-/usr root /lib and /usr/lib are one directory. */
                                 if (streq(b->set->paths.dirs[e->dir].resolved, sd->resolved))
-                                        goto next;
+                                        continue;
                                 r = builder_diag(b, DIAG_NOTE, "lookup.overridden", path,
                                                  "Overridden by %s, which comes first in the search path", e->path);
-                                goto next;
+                                continue;
                         }
                         if (S_ISLNK(st.st_mode)) {
                                 r = scan_symlink(b, dir, dfd, name, path);
-                                goto next;
+                                continue;
                         }
                         if (!S_ISREG(st.st_mode)) {
                                 r = builder_diag(b, DIAG_WARNING, "lookup.not-a-file", path,
                                                  "Has a unit name but is not a file or symlink; systemd ignores it");
-                                goto next;
+                                continue;
                         }
                         e = new0(Entry, 1);
                         if (!e || !(e->name = strdup(name))) {
                                 free(e);
                                 r = -ENOMEM;
-                                goto next;
+                                continue;
                         }
                         e->kind = ENTRY_FILE;
                         e->dir = dir;
@@ -458,10 +413,10 @@ static int scan_search_dir(Builder *b, size_t dir) {
                         if (!e->source) {
                                 entry_free(e);
                                 r = -ENOMEM;
-                                goto next;
+                                continue;
                         }
                         r = add_entry(b, e);
-                        goto next;
+                        continue;
                 }
 
                 if (S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode)) {
@@ -471,26 +426,24 @@ static int scan_search_dir(Builder *b, size_t dir) {
                         if (!is_dir) {
                                 r = root_is_dir(b->root, path);
                                 if (r < 0)
-                                        goto next;
+                                        continue;
                                 is_dir = r > 0;
                         }
 
                         if (is_dir && endswith(name, ".d")) {
                                 r = note_dropin_dir(b, dir, name, path, S_ISDIR(st.st_mode));
-                                goto next;
+                                continue;
                         }
                         if (is_dir && (endswith(name, ".wants") || endswith(name, ".requires") ||
                                        endswith(name, ".upholds"))) {
                                 r = scan_dependency_dir(b, path);
-                                goto next;
+                                continue;
                         }
                 }
                 r = builder_diag(b, DIAG_NOTE, "lookup.not-a-unit", path,
                                  "Not a unit file, drop-in or dependency directory; systemd never reads it");
-        next:
-                free(names[i]);
         }
-        free(names);
+        root_dir_entries_free(entries, n);
         if (dfd >= 0)
                 close(dfd);
         return r;

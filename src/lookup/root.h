@@ -44,6 +44,18 @@ char *root_path_join(const char *dir, const char *name);
  * reading in a way that could block: FIFOs are opened non-blocking). */
 int root_read_file(const Root *r, const char *resolved, size_t max_size, char **ret, size_t *ret_size);
 
+/* One entry of a directory listing: the name and the file type the
+ * directory itself records (DT_REG, DT_LNK, DT_DIR, ...; DT_UNKNOWN on
+ * file systems that do not record it: stat the entry then). */
+typedef struct RootDirEntry {
+        char *name;
+        unsigned char type;
+} RootDirEntry;
+
+/* Lists a resolved directory without "." and "..", sorted by name (strcmp). */
+int root_list_dir(const Root *r, const char *resolved, RootDirEntry **ret, size_t *ret_n);
+void root_dir_entries_free(RootDirEntry *e, size_t n);
+
 /* 1 when path leads to a directory inside the root, 0 when not (or when it
  * cannot be resolved), -ENOMEM. */
 int root_is_dir(const Root *r, const char *path);

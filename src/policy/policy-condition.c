@@ -108,6 +108,17 @@ static size_t value_len(const CondValue *v) {
         return nl ? (size_t) (nl - v->value) : strlen(v->value);
 }
 
+/* A command line of an Exec*= key is matched without the prefix characters
+ * that change how systemd runs it ("-", "@", ":", "+", "!", "!!"), so that
+ * a glob on /opt holds for "-/opt/app" too. */
+static const char *command_without_prefix(const char *key, const char *value) {
+        if (!startswith(key, "Exec"))
+                return value;
+        while (*value && strchr("-@:+!", *value))
+                value++;
+        return value;
+}
+
 static int value_matches(const Condition *c, CondContext *ctx, const CondValue *cv) {
         _cleanup_free_ char *copy = NULL;
         const char *value = cv->value;
@@ -118,6 +129,7 @@ static int value_matches(const Condition *c, CondContext *ctx, const CondValue *
                         return -ENOMEM;
                 value = copy;
         }
+        value = command_without_prefix(c->key, value);
         switch (c->match) {
         case MATCH_VALUE:
                 for (size_t i = 0; i < c->n_strings; i++)
