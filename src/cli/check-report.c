@@ -8,12 +8,13 @@
 #include "basic/json-writer.h"
 #include "basic/strmap.h"
 #include "check-report.h"
+#include "filter/filter-fix.h"
 
 static int json_str_or_null(StrBuf *b, const char *s) {
         return s ? json_append_cstring(b, s) : strbuf_append_str(b, "null");
 }
 
-static int finding_json(StrBuf *b, const Diag *d) {
+static int finding_json(StrBuf *b, const Diag *d, const char *fix) {
         int r = strbuf_append_str(b, "{\"rule\":");
 
         if (r >= 0)
@@ -41,11 +42,16 @@ static int finding_json(StrBuf *b, const Diag *d) {
         if (r >= 0)
                 r = json_str_or_null(b, d->unit);
         if (r >= 0)
+                r = strbuf_append_str(b, ",\"fix\":");
+        if (r >= 0)
+                r = json_str_or_null(b, fix);
+        if (r >= 0)
                 r = strbuf_append_char(b, '}');
         return r;
 }
 
 int check_report_json(const Filter *f, const CheckContext *c, StrBuf *b) {
+        size_t cursor = 0;
         int r;
 
         r = strbuf_printf(b, "{\"version\":%d,\"tool\":{\"name\":\"unitguard\",\"version\":\"%s\"},\"policy\":",
@@ -78,14 +84,20 @@ int check_report_json(const Filter *f, const CheckContext *c, StrBuf *b) {
                 if (i > 0)
                         r = strbuf_append_char(b, ',');
                 if (r >= 0)
-                        r = finding_json(b, &f->findings.items[i]);
+                        r = finding_json(b, &f->findings.items[i], filter_fix_applied(f->fix, i, &cursor));
         }
         if (r >= 0)
+                r = strbuf_printf(b, "],\"summary\":{\"units\":%u,\"rejected\":%u,\"changed\":%u,\"fixed\":",
+                                  f->n_units, f->n_rejected, f->n_changed);
+        /* "fixed": files rewritten by --fix, null without it. */
+        if (r >= 0)
+                r = f->fix ? strbuf_printf(b, "%u", filter_fix_n_fixed(f->fix)) : strbuf_append_str(b, "null");
+        if (r >= 0)
                 r = strbuf_printf(b,
-                                  "],\"summary\":{\"units\":%u,\"rejected\":%u,\"changed\":%u,\"masked\":%u,"
-                                  "\"errors\":%u,\"warnings\":%u,\"notes\":%u,\"input_errors\":%u}}\n",
-                                  f->n_units, f->n_rejected, f->n_changed, f->n_masked, f->n_diags[DIAG_ERROR],
-                                  f->n_diags[DIAG_WARNING], f->n_diags[DIAG_NOTE], f->n_input_errors);
+                                  ",\"masked\":%u,\"errors\":%u,\"warnings\":%u,\"notes\":%u,\"waived\":%u,"
+                                  "\"input_errors\":%u}}\n",
+                                  f->n_masked, f->n_diags[DIAG_ERROR], f->n_diags[DIAG_WARNING],
+                                  f->n_diags[DIAG_NOTE], c->n_waived, f->n_input_errors);
         return r < 0 ? r : 0;
 }
 
@@ -105,6 +117,8 @@ static const char *rule_help(const char *rule) {
                 { "cat.", "The 'systemctl cat' framing of a stream is ambiguous or damaged." },
                 { "syntax.", "systemd's parser reports this line; see unitguard(1) for the parsing rules." },
                 { "limit.", "One of unitguard's own limits was exceeded; the unit is rejected." },
+                { "fix.applied", "check --fix rewrote the file to the policy's sanitized form, atomically, keeping its mode, owner and extended attributes." },
+                { "fix.", "check --fix did not rewrite the file (it changed since it was read, is read-only, its unit or another unit sharing it is rejected, or the write failed); the file is left as it was." },
         };
         const char *colon = strchr(rule, ':');
 
@@ -174,7 +188,7 @@ int check_report_sarif(const Filter *f, const CheckContext *c, StrBuf *b) {
         _cleanup_free_ size_t *rule_index = NULL;
         StrMap rules = {};
         const char **order = NULL;
-        size_t n_rules = 0;
+        size_t n_rules = 0, cursor = 0;
         int r = 0;
 
         /* Rules in the order they first occur. */
@@ -241,6 +255,7 @@ int check_report_sarif(const Filter *f, const CheckContext *c, StrBuf *b) {
                 r = strbuf_append_str(b, "},\"results\":[");
         for (size_t i = 0; r >= 0 && i < f->findings.n; i++) {
                 const Diag *d = &f->findings.items[i];
+                const char *fix = filter_fix_applied(f->fix, i, &cursor);
 
                 r = strbuf_append_str(b, i > 0 ? ",{\"ruleId\":" : "{\"ruleId\":");
                 if (r >= 0)
@@ -254,7 +269,7 @@ int check_report_sarif(const Filter *f, const CheckContext *c, StrBuf *b) {
                         r = strbuf_append_str(b, "},");
                 if (r >= 0)
                         r = location_json(b, c, d);
-                if (r >= 0 && (d->unit || d->section || d->key)) {
+                if (r >= 0 && (d->unit || d->section || d->key || fix)) {
                         r = strbuf_append_str(b, ",\"properties\":{\"unit\":");
                         if (r >= 0)
                                 r = json_str_or_null(b, d->unit);
@@ -267,7 +282,14 @@ int check_report_sarif(const Filter *f, const CheckContext *c, StrBuf *b) {
                         if (r >= 0)
                                 r = json_str_or_null(b, d->key);
                         if (r >= 0)
-                                r = strbuf_printf(b, ",\"systemd\":\"%s\"}", systemd_effect_to_string(d->effect));
+                                r = strbuf_printf(b, ",\"systemd\":\"%s\"", systemd_effect_to_string(d->effect));
+                        if (r >= 0 && fix) {
+                                r = strbuf_append_str(b, ",\"fixApplied\":");
+                                if (r >= 0)
+                                        r = json_append_cstring(b, fix);
+                        }
+                        if (r >= 0)
+                                r = strbuf_append_char(b, '}');
                 }
                 if (r >= 0)
                         r = strbuf_append_char(b, '}');

@@ -16,6 +16,7 @@ typedef struct CheckContext {
         const char *work_dir;          /* the working directory, likewise */
         const char *scope;             /* "system" or "user" */
         const char *hardware_json;     /* the "hardware" member, or NULL when none was read */
+        unsigned n_waived;             /* findings waived */
 } CheckContext;
 
 #define CHECK_JSON_VERSION 1

@@ -12,6 +12,7 @@
 #include "cli-output.h"
 #include "cli-policy.h"
 #include "exit-codes.h"
+#include "filter/filter-fix.h"
 #include "filter/filter.h"
 #include "lookup/lookup.h"
 #include "policy/policy-engine.h"
@@ -23,9 +24,10 @@ static void help_check(FILE *f) {
                 "Usage: unitguard check [OPTIONS...] [FILE|DIR|-]...\n"
                 "       unitguard check --root DIR [OPTIONS...]\n"
                 "\n"
-                "Judge unit files and report the findings; nothing is written. With --root,\n"
-                "the units are those systemd would load from DIR (search path, masks,\n"
-                "aliases, drop-ins from every directory), each judged with all its files.\n"
+                "Judge unit files and report the findings; nothing is written unless --fix\n"
+                "is given. With --root, the units are those systemd would load from DIR\n"
+                "(search path, masks, aliases, drop-ins from every directory), each judged\n"
+                "with all its files.\n"
                 "\n"
                 "Options:\n"
                 "  -r --root=DIR         judge the unit set of DIR as systemd builds it\n"
@@ -38,6 +40,9 @@ static void help_check(FILE *f) {
                 "                        (see unitguard(1)) or SARIF 2.1.0\n"
                 "     --fail-on=LEVEL    exit 1 on findings of LEVEL or worse: error (default),\n"
                 "                        warning, note, never\n"
+                "     --fix              rewrite the files of accepted units that the policy\n"
+                "                        changed, in place and atomically (not standard input;\n"
+                "                        files of rejected units are left alone)\n"
                 "  -v --verbose          also show notes\n"
                 "     --sysfs=DIR        devices from this sysfs tree (default: /sys); devices\n"
                 "                        are read only for a policy with hardware conditions,\n"
@@ -95,7 +100,7 @@ typedef enum FailOn {
 } FailOn;
 
 static int exit_status(const Filter *f, FailOn fail_on) {
-        if (f->n_input_errors > 0)
+        if (f->n_input_errors > 0 || filter_fix_n_failed(f->fix) > 0)
                 return EXIT_INPUT;
         switch (fail_on) {
         case FAIL_ON_NOTE:
@@ -144,10 +149,13 @@ static int run_root(Filter *f, const char *dir, LookupScope scope, unsigned vers
         return r;
 }
 
-static int check_summary(const Filter *f) {
-        printf("unitguard: %u units, %u rejected, %u changed, %u masked, %u errors, %u warnings, %u notes\n",
-               f->n_units, f->n_rejected, f->n_changed, f->n_masked,
-               f->n_diags[DIAG_ERROR], f->n_diags[DIAG_WARNING], f->n_diags[DIAG_NOTE]);
+/* One line; "fixed" only with --fix. */
+static int check_summary(const Filter *f, unsigned n_waived) {
+        printf("unitguard: %u units, %u rejected, %u changed, ", f->n_units, f->n_rejected, f->n_changed);
+        if (f->fix)
+                printf("%u fixed, ", filter_fix_n_fixed(f->fix));
+        printf("%u masked, %u errors, %u warnings, %u notes, %u waived\n", f->n_masked,
+               f->n_diags[DIAG_ERROR], f->n_diags[DIAG_WARNING], f->n_diags[DIAG_NOTE], n_waived);
         return fflush(stdout) == 0 ? 0 : -errno;
 }
 
@@ -233,6 +241,7 @@ static int pipeline(int argc, char **argv, bool check) {
                 { "user", no_argument, NULL, 'U' },
                 { "system", no_argument, NULL, 'S' },
                 { "fail-on", required_argument, NULL, 'F' },
+                { "fix", no_argument, NULL, 'X' },
                 { "verbose", no_argument, NULL, 'v' },
                 { "name", required_argument, NULL, 'n' },
                 { "policy", required_argument, NULL, 'p' },
@@ -259,7 +268,7 @@ static int pipeline(int argc, char **argv, bool check) {
         _cleanup_free_ char *site_policy = NULL;
         LookupScope scope = LOOKUP_SYSTEM;
         FailOn fail_on = FAIL_ON_ERROR;
-        bool use_policy = true, verbose = false;
+        bool use_policy = true, verbose = false, fix = false;
         const char *check_format = "text";
         PolicyEngine engine = {};
         unsigned target = 0;
@@ -283,6 +292,11 @@ static int pipeline(int argc, char **argv, bool check) {
                         break;
                 case 'v':
                         verbose = true;
+                        break;
+                case 'X':
+                        if (!check)
+                                return cli_bad_option(verb, argc, argv, 0);
+                        fix = true;
                         break;
                 case 'F':
                         if (!check)
@@ -371,13 +385,29 @@ static int pipeline(int argc, char **argv, bool check) {
                 fprintf(stderr, "unitguard %s: --user needs --root\n", verb);
                 return EXIT_USAGE;
         }
+        if (fix) {
+                bool from_stdin = !root_dir && optind >= argc;
+
+                for (int i = optind; i < argc; i++)
+                        from_stdin = from_stdin || streq(argv[i], "-");
+                if (from_stdin) {
+                        fprintf(stderr, "unitguard check: --fix rewrites files; it cannot fix standard input\n");
+                        return EXIT_USAGE;
+                }
+                r = filter_fix_new(root_dir, &f.fix);
+                if (r < 0) {
+                        fprintf(stderr, "unitguard check: %s\n", strerror(-r));
+                        return EXIT_INPUT;
+                }
+        }
         f.verbose = verbose;
         if (check) {
                 f.format = OUTPUT_NONE;
                 f.show_notes = verbose || fail_on == FAIL_ON_NOTE;
-                /* Machine formats carry every finding, notes included. */
+                /* Machine formats carry every finding, notes included, the
+                 * same ones as text with -v. */
                 if (!streq(check_format, "text"))
-                        f.collect = f.show_notes = true;
+                        f.collect = f.show_notes = f.verbose = true;
                 if (!policy_name && use_policy) {
                         r = cli_site_policy(root_dir, &site_policy);
                         if (r < 0)
@@ -427,12 +457,12 @@ static int pipeline(int argc, char **argv, bool check) {
                 r = run_root(&f, root_dir, scope, engine.version ? engine.version : target ? target : 252);
         else if (optind >= argc)
                 r = filter_stream(&f, STDIN_FILENO, "<stdin>");
-        for (int i = optind; r >= 0 && !hw_failed && i < argc; i++) {
-                if (streq(argv[i], "-"))
-                        r = filter_stream(&f, STDIN_FILENO, "<stdin>");
-                else
-                        r = filter_path(&f, argv[i], framed);
-        }
+        else
+                r = filter_paths(&f, argv + optind, (size_t) (argc - optind), framed);
+        /* check --fix: every unit is judged; now the changed files of the
+         * accepted ones are rewritten. */
+        if (r >= 0 && !hw_failed)
+                r = filter_fix_apply(&f);
         /* What the hardware conditions decided, and the devices read. */
         if (r >= 0 && hw_active && (check || devices_report)) {
                 _cleanup_(diag_list_done) DiagList notes = {};
@@ -473,12 +503,13 @@ static int pipeline(int argc, char **argv, bool check) {
                         .root = root_dir,
                         .scope = lookup_scope_to_string(scope),
                         .hardware_json = hardware_json.data,
+                        .n_waived = engine.n_waived,
                 };
 
                 r = check_write_report(&f, &ctx, streq(check_format, "sarif"));
                 if (r < 0)
                         return EXIT_INPUT;
-        } else if (check && check_summary(&f) < 0) {
+        } else if (check && check_summary(&f, engine.n_waived) < 0) {
                 fprintf(stderr, "unitguard check: cannot write output: %s\n", strerror(errno));
                 return EXIT_INPUT;
         }

@@ -9,9 +9,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "basic/alloc-util.h"
 #include "basic/fileio.h"
 #include "filter-internal.h"
 #include "unit/cat-stream.h"
+
+/* check --fix rewrites no file in the place of a symlink, and without
+ * --root there is no boundary inside which to follow one. */
+#define FIX_REFUSE_LINK "is a symbolic link; without --root, --fix neither replaces nor follows links"
 
 /* Directory recursion stops here; deeper trees are reported. */
 #define DIR_DEPTH_MAX 32
@@ -79,10 +84,28 @@ static int read_tree_file(const char *path, char **ret, size_t *ret_size) {
         return r;
 }
 
+/* check --fix: the file just added to g is rewritten at its path, unless
+ * refusal says why not. */
+static int set_fix_target(UnitGroup *g, size_t n_before, const char *path, const char *refusal) {
+        GroupFile *gf;
+
+        if (g->n_files == n_before)
+                return 0;      /* not kept (over the drop-in cap) */
+        gf = &g->files[g->n_files - 1];
+        gf->fix_refusal = refusal;
+        if (!refusal && !(gf->fix_path = strdup(path)))
+                return -ENOMEM;
+        return 0;
+}
+
 /* Reads path into the group. A file that cannot be read is reported and
  * counted; it does not stop the run. in_tree: found while walking a
- * directory (regular files only); otherwise named on the command line. */
-static int group_read_file(Filter *f, UnitGroup *g, const char *path, bool dropin, bool framed, bool in_tree) {
+ * directory (regular files only); otherwise named on the command line.
+ * fix_refusal: why check --fix must not rewrite the file at path (a
+ * symlink), or NULL. */
+static int group_read_file(Filter *f, UnitGroup *g, const char *path, bool dropin, bool framed, bool in_tree,
+                           const char *fix_refusal) {
+        size_t n_before = g->n_files;
         _cleanup_free_ char *framing = NULL;
         char *data = NULL;
         size_t size;
@@ -110,7 +133,10 @@ static int group_read_file(Filter *f, UnitGroup *g, const char *path, bool dropi
                 free(data);
                 return r;
         }
-        return add_file(g, data, size, path, dropin, TAKE_PTR(framing));
+        r = add_file(g, data, size, path, dropin, TAKE_PTR(framing));
+        if (r < 0 || !f->fix)
+                return r;
+        return set_fix_target(g, n_before, path, fix_refusal);
 }
 
 /* Whether path, once its symlinks are resolved, lies inside the tree given
@@ -175,7 +201,7 @@ static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, bool fra
                         } else if (lstat(p, &st) < 0)
                                 r = dropin_failure(f, g, p, -errno, "cannot read");
                         else if (S_ISREG(st.st_mode))
-                                r = group_read_file(f, g, p, true, framed, true);
+                                r = group_read_file(f, g, p, true, framed, true, NULL);
                         else if (S_ISLNK(st.st_mode)) {
                                 char target[16];
                                 ssize_t k = readlink(p, target, sizeof(target) - 1);
@@ -189,7 +215,7 @@ static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, bool fra
                                         r = dropin_failure(f, g, p, r < 0 ? r : 0,
                                                            "symlinked drop-in does not lead to a file inside the tree; not read");
                                 else
-                                        r = group_read_file(f, g, p, true, framed, true);
+                                        r = group_read_file(f, g, p, true, framed, true, FIX_REFUSE_LINK);
                         } else
                                 r = dropin_failure(f, g, p, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL,
                                                    "drop-in is not a regular file");
@@ -211,7 +237,7 @@ static int process_unit(Filter *f, const char *dir, const char *name, bool frame
         g->has_fragment = true;
         if (asprintf(&path, "%s/%s", dir, name) < 0 || asprintf(&dropins, "%s/%s.d", dir, name) < 0)
                 return -ENOMEM;
-        r = group_read_file(f, g, path, false, framed, true);
+        r = group_read_file(f, g, path, false, framed, true, NULL);
         if (r >= 0)
                 r = group_read_dropins(f, g, dropins, framed, tree);
         if (r >= 0)
@@ -460,8 +486,172 @@ int filter_path(Filter *f, const char *given, bool framed) {
         if (r < 0)
                 return r;
         g->has_fragment = !dropin_of;
-        r = group_read_file(f, g, path, dropin_of != NULL, framed, false);
+        r = group_read_file(f, g, path, dropin_of != NULL, framed, false,
+                            lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ? FIX_REFUSE_LINK : NULL);
         if (r >= 0 && (g->n_files > 0 || g->unreadable))
                 r = finish_group(f, g);
         return r < 0 ? r : filter_flush(f);
+}
+
+/* ---- several paths ------------------------------------------------------ */
+
+/* The resolved directory that holds path (a file). */
+static char *dir_of_realpath(const char *path) {
+        _cleanup_free_ char *dir = NULL;
+        const char *slash = strrchr(path, '/');
+
+        dir = !slash ? strdup(".") : slash == path ? strdup("/") : strndup(path, (size_t) (slash - path));
+        return dir ? realpath(dir, NULL) : NULL;
+}
+
+/* For a drop-in path ("DIR/NAME.d/X.conf"), the resolved DIR and NAME. */
+static int dropin_home(const char *path, char **ret_dir, char **ret_name) {
+        _cleanup_free_ char *name = NULL, *d = NULL, *parent = NULL;
+        int r;
+
+        r = cat_dropin_unit_name(path, &name);
+        if (r <= 0)
+                return r;
+        d = dir_of_realpath(path);       /* DIR/NAME.d */
+        if (!d)
+                return errno == ENOMEM ? -ENOMEM : 0;
+        parent = dir_of_realpath(d);
+        if (!parent)
+                return errno == ENOMEM ? -ENOMEM : 0;
+        *ret_dir = TAKE_PTR(parent);
+        *ret_name = TAKE_PTR(name);
+        return 1;
+}
+
+static int compare_basenames(const void *a, const void *b) {
+        const char *x = *(const char *const *) a, *y = *(const char *const *) b;
+        const char *sx = strrchr(x, '/'), *sy = strrchr(y, '/');
+
+        return strcmp(sx ? sx + 1 : x, sy ? sy + 1 : y);
+}
+
+/* A unit file given together with drop-ins of it: judged as one unit, the
+ * drop-ins in file-name order, as systemd applies them. */
+static int process_given_unit(Filter *f, const char *path, const char **dropins, size_t n, bool framed) {
+        _cleanup_(unit_group_freep) UnitGroup *g = NULL;
+        _cleanup_free_ char *name = path_basename_dup(path);
+        struct stat st;
+        int r;
+
+        if (!name)
+                return -ENOMEM;
+        r = unit_group_new(name, &g);
+        if (r < 0)
+                return r;
+        g->has_fragment = true;
+        qsort(dropins, n, sizeof(char *), compare_basenames);
+        r = group_read_file(f, g, path, false, framed, false,
+                            lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ? FIX_REFUSE_LINK : NULL);
+        for (size_t i = 0; r >= 0 && i < n; i++)
+                r = group_read_file(f, g, dropins[i], true, framed, false,
+                                    lstat(dropins[i], &st) == 0 && S_ISLNK(st.st_mode) ? FIX_REFUSE_LINK : NULL);
+        if (r >= 0 && (g->n_files > 0 || g->unreadable))
+                r = finish_group(f, g);
+        return r < 0 ? r : filter_flush(f);
+}
+
+/* What filter_paths() knows about one argument. */
+typedef struct GivenPath {
+        bool unit;             /* a regular file, not in a NAME.d/ directory */
+        char *base;            /* its file name (units only) */
+        char *home, *name;     /* drop-ins: DIR (resolved) and NAME of DIR/NAME.d/X.conf */
+} GivenPath;
+
+static void given_paths_free(GivenPath *g, size_t n) {
+        for (size_t i = 0; g && i < n; i++) {
+                free(g[i].base);
+                free(g[i].home);
+                free(g[i].name);
+        }
+        free(g);
+}
+
+static int given_paths_scan(char *const *paths, size_t n, GivenPath *g) {
+        for (size_t i = 0; i < n; i++) {
+                struct stat st;
+                int r;
+
+                if (streq(paths[i], "-") || stat(paths[i], &st) < 0 || !S_ISREG(st.st_mode))
+                        continue;
+                r = dropin_home(paths[i], &g[i].home, &g[i].name);
+                if (r < 0)
+                        return r;
+                if (r > 0)
+                        continue;
+                r = cat_dropin_unit_name(paths[i], &g[i].name);
+                if (r < 0)
+                        return r;
+                if (r > 0)
+                        continue;       /* a drop-in whose directory cannot be resolved */
+                g[i].unit = true;
+                g[i].base = path_basename_dup(paths[i]);
+                if (!g[i].base)
+                        return -ENOMEM;
+        }
+        return 0;
+}
+
+int filter_paths(Filter *f, char *const *paths, size_t n, bool framed) {
+        _cleanup_free_ size_t *owner = new0(size_t, n ? n : 1);
+        _cleanup_free_ const char **dropins = new0(const char *, n ? n : 1);
+        GivenPath *given = new0(GivenPath, n ? n : 1);
+        int r;
+
+        if (!owner || !dropins || !given) {
+                given_paths_free(given, n);
+                return -ENOMEM;
+        }
+
+        /* Which drop-ins sit next to a unit file also given: DIR/NAME.d/X.conf
+         * beside DIR/NAME (the same directory once resolved). Only a unit
+         * with the right file name has its directory resolved. */
+        r = given_paths_scan(paths, n, given);
+        for (size_t i = 0; r >= 0 && i < n; i++) {
+                if (!given[i].home)
+                        continue;
+                for (size_t j = 0; j < n && !owner[i]; j++) {
+                        _cleanup_free_ char *dir = NULL;
+
+                        if (!given[j].unit || !streq(given[j].base, given[i].name))
+                                continue;
+                        dir = dir_of_realpath(paths[j]);
+                        if (!dir && errno == ENOMEM)
+                                r = -ENOMEM;
+                        if (dir && streq(dir, given[i].home))
+                                owner[i] = j + 1;
+                }
+        }
+        given_paths_free(given, n);
+        if (r < 0)
+                return r;
+
+        r = 0;
+        for (size_t i = 0; r >= 0 && i < n; i++) {
+                size_t k = 0;
+
+                if (owner[i])
+                        continue;       /* judged with its unit */
+                if (streq(paths[i], "-")) {
+                        r = filter_stream(f, STDIN_FILENO, "<stdin>");
+                        continue;
+                }
+                for (size_t j = 0; j < n; j++) {
+                        bool dup = false;
+
+                        if (owner[j] != i + 1)
+                                continue;
+                        /* The same path given twice is read once. */
+                        for (size_t m = 0; m < k && !dup; m++)
+                                dup = streq(dropins[m], paths[j]);
+                        if (!dup)
+                                dropins[k++] = paths[j];
+                }
+                r = k > 0 ? process_given_unit(f, paths[i], dropins, k, framed) : filter_path(f, paths[i], framed);
+        }
+        return r;
 }

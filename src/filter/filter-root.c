@@ -11,8 +11,9 @@
 #include "filter-internal.h"
 #include "lookup/lookup.h"
 
-/* Drop-ins that apply to many units (service.d/, foo-.service.d/) are read
- * once and copied for each unit. */
+/* Files that belong to many units (service.d/, foo-.service.d/, a
+ * template's unit file and drop-ins for its instances) are read once and
+ * copied for each unit. */
 typedef struct SharedFile {
         unsigned uses;
         bool loaded;
@@ -41,8 +42,11 @@ static int count_shared(RootRun *rr, const LookupSet *set) {
         int r;
 
         for (size_t i = 0; i < set->n_units; i++)
-                for (size_t k = 0; k < set->units[i]->n_dropins; k++) {
-                        const char *src = set->units[i]->dropins[k].source;
+                for (size_t k = 0; k <= set->units[i]->n_dropins; k++) {
+                        const LookupUnit *u = set->units[i];
+                        /* k == n_dropins: the unit file itself. */
+                        const char *src = k < u->n_dropins ? u->dropins[k].source
+                                          : u->state == LOOKUP_UNIT_MASKED ? NULL : u->fragment.source;
                         SharedFile *sf;
 
                         if (!src)
@@ -106,8 +110,10 @@ static char *cat_header_framing(const char *path) {
  * keeps the whole unit from being written. */
 static int read_member(Filter *f, RootRun *rr, UnitGroup *g, const LookupFile *lf, bool dropin) {
         _cleanup_free_ char *framing = NULL;
+        const SharedFile *sf;
         char *data = NULL;
-        size_t size;
+        size_t size, n_before;
+        GroupFile *gf;
         int r;
 
         if (lf->error) {
@@ -128,7 +134,18 @@ static int read_member(Filter *f, RootRun *rr, UnitGroup *g, const LookupFile *l
                 free(data);
                 return -ENOMEM;
         }
-        return add_file(g, data, size, lf->path, dropin, TAKE_PTR(framing));
+        n_before = g->n_files;
+        r = add_file(g, data, size, lf->path, dropin, TAKE_PTR(framing));
+        if (r < 0 || !f->fix || g->n_files == n_before)
+                return r;
+        /* check --fix rewrites the resolved file: inside the root, never a
+         * symlink. A drop-in several units share is rewritten only when
+         * they all agree (filter-fix.h). */
+        gf = &g->files[g->n_files - 1];
+        sf = strmap_get(&rr->shared, lf->source);
+        gf->shared = sf && sf->uses > 1;
+        gf->fix_path = strdup(lf->source);
+        return gf->fix_path ? 0 : -ENOMEM;
 }
 
 static int root_unit(Filter *f, RootRun *rr, const LookupUnit *u) {

@@ -9,6 +9,7 @@
 
 #include "basic/fileio.h"
 #include "basic/json-writer.h"
+#include "filter-fix.h"
 #include "filter-internal.h"
 #include "unit/cat-stream.h"
 #include "validate/unit-name.h"
@@ -31,6 +32,7 @@ void filter_done(Filter *f) {
         strbuf_done(&f->err);
         strbuf_done(&f->units_json);
         diag_list_done(&f->findings);
+        f->fix = filter_fix_free(f->fix);
 }
 
 static int flush_buf(Filter *f, StrBuf *b, int fd) {
@@ -117,11 +119,16 @@ int filter_report(Filter *f, DiagSeverity severity, const char *rule, const char
         return r < 0 ? r : filter_emit(f, &tmp.items[0], unit);
 }
 
-static int report_diags(Filter *f, const DiagList *l, const char *unit) {
+static int report_diags(Filter *f, const DiagList *l, const UnitGroup *g) {
         int r;
 
         for (size_t i = 0; i < l->n; i++) {
-                r = filter_emit(f, &l->items[i], unit);
+                size_t before = f->findings.n;
+
+                r = filter_emit(f, &l->items[i], g->name);
+                /* check --fix --format json: which fix answers the finding. */
+                if (r >= 0 && f->fix && f->findings.n > before)
+                        r = fix_note_finding(f, g, &l->items[i], before);
                 if (r < 0)
                         return r;
         }
@@ -316,15 +323,18 @@ int finish_group(Filter *f, UnitGroup *g) {
                         f->n_rejected++;
                 else if (g->verdict == GROUP_CHANGED)
                         f->n_changed++;
+                r = fix_record_group(f, g);
+                if (r < 0)
+                        return r;
         }
 
         for (size_t i = 0; i < g->n_files; i++)
                 if (g->files[i].file) {
-                        r = report_diags(f, &g->files[i].file->diags, g->name);
+                        r = report_diags(f, &g->files[i].file->diags, g);
                         if (r < 0)
                                 return r;
                 }
-        r = report_diags(f, &g->diags, g->name);
+        r = report_diags(f, &g->diags, g);
         if (r < 0)
                 return r;
         if (has_units && g->verdict == GROUP_REJECTED) {

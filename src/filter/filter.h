@@ -46,6 +46,8 @@ typedef struct Filter {
         DiagList findings;             /* with collect: every finding, in order */
         StrBuf units_json;             /* with collect: one JSON object per unit, comma-separated */
 
+        struct FilterFix *fix;         /* check --fix (filter-fix.h), or NULL */
+
         unsigned n_units, n_rejected, n_changed, n_input_errors;
         unsigned n_masked;             /* --root: masked units, not judged */
         unsigned n_not_units;          /* files in a tree that are not units or drop-ins */
@@ -64,6 +66,10 @@ void filter_done(Filter *f);
 int filter_stream(Filter *f, int fd, const char *source);
 /* framed: write "# PATH" headers (several inputs) or not (a single file). */
 int filter_path(Filter *f, const char *path, bool framed);
+/* The command line's inputs in order ("-": standard input). A drop-in
+ * given next to its unit file (DIR/NAME and DIR/NAME.d/X.conf) is judged
+ * with that unit, at the unit's place, not as a unit of its own. */
+int filter_paths(Filter *f, char *const *paths, size_t n, bool framed);
 /* The unit set of a root (lookup/lookup.h), unit by unit. shown_root names
  * the root in messages. */
 struct Root;

@@ -28,6 +28,7 @@ UnitGroup *unit_group_free(UnitGroup *g) {
         for (size_t i = 0; i < g->n_files; i++) {
                 unit_file_free(g->files[i].file);
                 free(g->files[i].framing);
+                free(g->files[i].fix_path);
         }
         free(g->files);
         free(g->name);

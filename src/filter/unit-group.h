@@ -14,6 +14,12 @@
 typedef struct GroupFile {
         UnitFile *file;        /* NULL for a framing-only note line */
         char *framing;         /* bytes written before the file ("" for none) */
+        /* check --fix: where the file lives on this machine (symlinks
+         * resolved where the input allows it), or NULL with fix_refusal
+         * saying why it cannot be rewritten (NULL for a stream). */
+        char *fix_path;
+        const char *fix_refusal;   /* static text */
+        bool shared;           /* --root: the same file belongs to other units too */
 } GroupFile;
 
 typedef enum GroupVerdict {

@@ -209,6 +209,7 @@ static int check_one(PolicyEngine *e, UnitGroup *g, const Assertion *a, CondCont
         }
 
         if (reason) {
+                e->n_waived++;
                 sev = DIAG_NOTE;
                 r = asprintf(&msg, "waived: %.*s", reason_len, reason);
         } else if (a->description)

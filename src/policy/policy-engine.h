@@ -24,6 +24,7 @@ typedef struct PolicyEngine {
         /* Hardware conditions and device ties (policy-hardware.h); NULL:
          * off (a hardware condition then rejects the unit, undecided). */
         struct PolicyHardware *hw;
+        unsigned n_waived;     /* findings a waiver (policy or inline) turned into notes */
 } PolicyEngine;
 
 /* FilterJudge-compatible: userdata is a PolicyEngine. It remembers which

@@ -47,7 +47,7 @@ t.expect('default' in policies and 'debian' in policies, 'shipped policies: %r' 
 expect_completion('unitguard ', ['check', 'filter', 'hwdb', 'policy', 'units'])
 expect_completion('unitguard ch', ['check'])
 expect_completion('unitguard --', ['--help', '--version'])
-expect_completion('unitguard check --f', ['--fail-on', '--format'])
+expect_completion('unitguard check --f', ['--fail-on', '--fix', '--format'])
 expect_completion('unitguard check --fail-on ', ['error', 'warning', 'note', 'never'])
 expect_completion('unitguard check --fail-on=w', ['warning'])
 expect_completion('unitguard check --fail-on=', ['error', 'warning', 'note', 'never'])

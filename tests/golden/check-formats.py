@@ -6,7 +6,12 @@ For every golden case whose command is `check ...`, runs it as text (with
 requires:
   - the JSON findings, rendered as 'PATH[:LINE]: severity: message
     [Section.Key] (rule)', are exactly the text output's lines (without the
-    summary), in the same order, and the JSON summary equals the summary line;
+    summary), in the same order, and the JSON summary equals the summary line
+    (with "N fixed" for --fix, and "N waived", which must also be the number
+    of findings a waiver turned into "waived: ..." notes);
+  - with --fix, each format runs on a fresh copy of the case (the case
+    itself is never rewritten), and the findings that carry a "fix" are
+    about files that got a fix.applied finding;
   - the exit status is the same for all three formats;
   - the SARIF log has what the SARIF 2.1.0 schema requires (the schema's
     required properties and enums are written out below; the schema itself
@@ -19,13 +24,30 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
 
 LEVELS = {'none', 'note', 'warning', 'error'}
 
 
 def run(exe, case, words):
+    if '--fix' in words:
+        # --fix rewrites its input: run it on a copy.
+        with tempfile.TemporaryDirectory(prefix='ug-formats-') as tmp:
+            for n in os.listdir(case):
+                if not n.startswith('expected'):
+                    src, dst = os.path.join(case, n), os.path.join(tmp, n)
+                    if os.path.isdir(src) and not os.path.islink(src):
+                        shutil.copytree(src, dst, symlinks=True)
+                    else:
+                        shutil.copy2(src, dst, follow_symlinks=False)
+            return run_in(exe, tmp, words)
+    return run_in(exe, case, words)
+
+
+def run_in(exe, case, words):
     inputs = sorted(n for n in os.listdir(case) if n.startswith('input'))
     argv = [exe] + [inputs[0] if w == 'INPUT' else w for w in words]
     stdin_path = os.path.join(case, 'stdin')
@@ -135,10 +157,24 @@ def main():
         if rendered != lines:
             problems.append('text and JSON findings differ:\n  text: %s\n  json: %s' % (lines, rendered))
         s = doc['summary']
-        want = 'unitguard: %d units, %d rejected, %d changed, %d masked, %d errors, %d warnings, %d notes' % (
-            s['units'], s['rejected'], s['changed'], s['masked'], s['errors'], s['warnings'], s['notes'])
+        want = 'unitguard: %d units, %d rejected, %d changed, ' % (s['units'], s['rejected'], s['changed'])
+        if s['fixed'] is not None:
+            want += '%d fixed, ' % s['fixed']
+        if (s['fixed'] is not None) != ('--fix' in words):
+            problems.append('summary.fixed is %r with%s --fix' % (s['fixed'], '' if '--fix' in words else 'out'))
+        want += '%d masked, %d errors, %d warnings, %d notes, %d waived' % (
+            s['masked'], s['errors'], s['warnings'], s['notes'], s['waived'])
         if summary != want:
             problems.append('summary: text %r, json %r' % (summary, want))
+        waived = sum(1 for f in doc['findings'] if f['message'].startswith('waived: '))
+        if s['waived'] != waived:
+            problems.append('summary.waived %d, but %d findings are waived' % (s['waived'], waived))
+        fixed = {f['path'] for f in doc['findings'] if f['rule'] == 'fix.applied'}
+        if s['fixed'] is not None and s['fixed'] != len(fixed):
+            problems.append('summary.fixed %d, but %d fix.applied findings' % (s['fixed'], len(fixed)))
+        for f in doc['findings']:
+            if f['fix'] is not None and f['path'] not in fixed:
+                problems.append('finding %r has a fix, but its file was not rewritten' % render(f))
         check_sarif(json.loads(sarif), doc['findings'], problems)
         checked += 1
         if problems:

@@ -11,6 +11,12 @@ expected result of running unitguard on it.
 
 The absolute path of the case directory is written as @CASE@ in outputs.
 
+A case whose command has --fix (check --fix rewrites its input) runs on a
+fresh copy of its input* (and stdin) files in a scratch directory, and has one more
+expected file: cases/NAME/expected.tree/, the whole input tree after the
+run (files, their bytes, symlinks and their targets, directories); the
+scratch directory is written as @CASE@ too.
+
 Every command runs with the case directory as working directory, so paths
 in diagnostics are stable. Whole outputs are compared byte for byte.
 Lines of --format json output must also parse as JSON objects.
@@ -20,13 +26,58 @@ Usage: run-golden.py UNITGUARD CASES_DIR [--update]
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
 
 
-def run_case(exe, case):
+def copy_inputs(case, dest):
+    for n in sorted(os.listdir(case)):
+        if not n.startswith('expected') and n != 'args':
+            src = os.path.join(case, n)
+            if os.path.isdir(src) and not os.path.islink(src):
+                shutil.copytree(src, os.path.join(dest, n), symlinks=True)
+            else:
+                shutil.copy2(src, os.path.join(dest, n), follow_symlinks=False)
+
+
+def tree(top):
+    """{relative path: ('dir',) | ('link', target) | ('file', bytes)}"""
+    out = {}
+    for dirpath, dirnames, filenames in os.walk(top):
+        for n in dirnames + filenames:
+            p = os.path.join(dirpath, n)
+            rel = os.path.relpath(p, top)
+            if os.path.islink(p):
+                out[rel] = ('link', os.readlink(p))
+            elif os.path.isdir(p):
+                out[rel] = ('dir',)
+            else:
+                out[rel] = ('file', open(p, 'rb').read())
+    return out
+
+
+def compare_trees(name, got, want):
+    problems = []
+    for rel in sorted(set(got) | set(want)):
+        if rel not in want:
+            problems.append('%s: unexpected %s' % (rel, got[rel][0]))
+        elif rel not in got:
+            problems.append('%s: missing' % rel)
+        elif got[rel] != want[rel]:
+            problems.append('%s: %r, expected %r' % (rel, got[rel][-1][:200], want[rel][-1][:200]))
+    for p in problems:
+        print('FAIL %s: expected.tree: %s' % (name, p))
+    return len(problems)
+
+
+def run_case(exe, case, workdir=None):
     argsfile = os.path.join(case, 'args')
     args = open(argsfile).read().strip() if os.path.exists(argsfile) else 'filter INPUT'
+    if workdir:
+        copy_inputs(case, workdir)
+        case = workdir
     inputs = sorted(n for n in os.listdir(case) if n.startswith('input'))
     argv = [exe]
     for word in shlex.split(args):
@@ -50,8 +101,28 @@ def main():
         case = os.path.join(cases_dir, name)
         if not os.path.isdir(case):
             continue
-        out, err, rc, args = run_case(exe, case)
-        got = {'expected.stdout': out, 'expected.stderr': err, 'expected.rc': rc}
+        argsfile = os.path.join(case, 'args')
+        fix = argsfile and os.path.exists(argsfile) and '--fix' in shlex.split(open(argsfile).read())
+        with tempfile.TemporaryDirectory(prefix='ug-golden-') as tmp:
+            work = os.path.realpath(tmp) if fix else None
+            out, err, rc, args = run_case(exe, case, work)
+            got = {'expected.stdout': out, 'expected.stderr': err, 'expected.rc': rc}
+            if fix:
+                result = tree(work)
+                want_dir = os.path.join(case, 'expected.tree')
+                if update:
+                    shutil.rmtree(want_dir, ignore_errors=True)
+                    os.mkdir(want_dir)
+                    for n in os.listdir(work):
+                        if n.startswith('input'):
+                            src = os.path.join(work, n)
+                            if os.path.isdir(src) and not os.path.islink(src):
+                                shutil.copytree(src, os.path.join(want_dir, n), symlinks=True)
+                            else:
+                                shutil.copy2(src, os.path.join(want_dir, n), follow_symlinks=False)
+                else:
+                    result = {k: v for k, v in result.items() if k.startswith('input')}
+                    failures += compare_trees(name, result, tree(want_dir) if os.path.isdir(want_dir) else {})
         if '--format json' in args or '-f json' in args:
             for i, line in enumerate(out.splitlines()):
                 try:
