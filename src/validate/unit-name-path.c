@@ -22,7 +22,11 @@ int unit_name_from_path(const char *path, const char *suffix, char **ret) {
         size_t n, len;
         char *t;
 
-        if (!path_is_absolute(path) || !suffix)
+        if (!path || !suffix)
+                return -EINVAL;
+        if (!path[0])
+                path = "/"; /* systemd takes the empty path as the root */
+        if (!path_is_absolute(path))
                 return -EINVAL;
         p = strdup(path);
         if (!p)
