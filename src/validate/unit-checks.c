@@ -61,8 +61,12 @@ static const UnitCheck checks[_UNIT_CHECK_MAX] = {
         [UNIT_CHECK_SERVICE_DBUS_NO_BUS_NAME] = {
                 UNIT_CHECK_SERVICE_DBUS_NO_BUS_NAME, "service.dbus-no-bus-name", T(SERVICE), 0, 0,
                 UNIT_CHECK_REFUSED, "bad-setting", "Type=dbus service without BusName=" },
+        /* Up to 256 services allowed KillMode=mixed with PAMName=, the
+         * other types only control-group; 257 allows both for all (measured
+         * on 252 and 257; the release in between that changed it is not
+         * recorded, 257 is the first one known to behave so). */
         [UNIT_CHECK_SERVICE_PAM_KILL_MODE] = {
-                UNIT_CHECK_SERVICE_PAM_KILL_MODE, "service.pam-kill-mode", T(SERVICE), 0, 0,
+                UNIT_CHECK_SERVICE_PAM_KILL_MODE, "service.pam-kill-mode", T(SERVICE), 0, 256,
                 UNIT_CHECK_REFUSED, "bad-setting",
                 "PAMName= needs KillMode=control-group or KillMode=mixed" },
         [UNIT_CHECK_SERVICE_FORKING_PRIVATE_PIDS] = {
@@ -80,6 +84,9 @@ static const UnitCheck checks[_UNIT_CHECK_MAX] = {
         [UNIT_CHECK_EXEC_DYNAMIC_USER_HOME] = {
                 UNIT_CHECK_EXEC_DYNAMIC_USER_HOME, "exec.dynamic-user-home", T(SERVICE), 257, 0,
                 UNIT_CHECK_REFUSED, "bad-setting", "WorkingDirectory=~ cannot be used with DynamicUser=yes" },
+        [UNIT_CHECK_PAM_KILL_MODE] = {
+                UNIT_CHECK_PAM_KILL_MODE, "exec.pam-kill-mode", EXEC_TYPES, 257, 0, UNIT_CHECK_REFUSED,
+                "bad-setting", "PAMName= needs KillMode=control-group or KillMode=mixed" },
         [UNIT_CHECK_SOCKET_NO_LISTEN] = {
                 UNIT_CHECK_SOCKET_NO_LISTEN, "socket.no-listen", T(SOCKET), 0, 0, UNIT_CHECK_REFUSED,
                 "bad-setting", "Socket has no Listen*= setting" },
@@ -93,9 +100,9 @@ static const UnitCheck checks[_UNIT_CHECK_MAX] = {
         [UNIT_CHECK_SOCKET_ACCEPT_SERVICE] = {
                 UNIT_CHECK_SOCKET_ACCEPT_SERVICE, "socket.accept-service", T(SOCKET), 0, 0, UNIT_CHECK_REFUSED,
                 "bad-setting", "Accept=yes sockets cannot name a Service=" },
-        [UNIT_CHECK_SOCKET_PAM_KILL_MODE] = {
-                UNIT_CHECK_SOCKET_PAM_KILL_MODE, "socket.pam-kill-mode", T(SOCKET), 0, 0, UNIT_CHECK_REFUSED,
-                "bad-setting", "PAMName= on a socket needs KillMode=control-group" },
+        [UNIT_CHECK_PAM_KILL_MODE_STRICT] = {
+                UNIT_CHECK_PAM_KILL_MODE_STRICT, "exec.pam-kill-mode", T(SOCKET) | T(MOUNT) | T(SWAP), 0, 256,
+                UNIT_CHECK_REFUSED, "bad-setting", "PAMName= on this unit type needs KillMode=control-group" },
         [UNIT_CHECK_SOCKET_SYMLINKS] = {
                 UNIT_CHECK_SOCKET_SYMLINKS, "socket.symlinks", T(SOCKET), 0, 0, UNIT_CHECK_REFUSED, "bad-setting",
                 "Symlinks= needs exactly one socket with a file system node (a FIFO or a socket path)" },
@@ -242,6 +249,12 @@ static void service_checks(Run *run, const UnitSettings *s) {
                 add(run, UNIT_CHECK_SERVICE_ONESHOT_RUNTIME_MAX, s->runtime_max_at, NULL);
 }
 
+/* Sockets, mounts and swaps up to 256: PAM only with control-group. */
+static bool pam_strict(Run *run, const UnitSettings *s) {
+        return s->pam && s->kill_mode && !streq(s->kill_mode, "control-group") &&
+               add(run, UNIT_CHECK_PAM_KILL_MODE_STRICT, s->pam_at, "KillMode=%s", s->kill_mode);
+}
+
 static void socket_checks(Run *run, const UnitSettings *s) {
         if (s->n_listen == 0 && add(run, UNIT_CHECK_SOCKET_NO_LISTEN, s->listen_reset_at, NULL))
                 return;
@@ -253,8 +266,7 @@ static void socket_checks(Run *run, const UnitSettings *s) {
                 return;
         if (s->accept && s->service && add(run, UNIT_CHECK_SOCKET_ACCEPT_SERVICE, s->service_at, NULL))
                 return;
-        if (s->pam && s->kill_mode && !streq(s->kill_mode, "control-group") &&
-            add(run, UNIT_CHECK_SOCKET_PAM_KILL_MODE, s->pam_at, "KillMode=%s", s->kill_mode))
+        if (pam_strict(run, s))
                 return;
         if (s->symlinks && s->n_listen_fs_nodes != 1)
                 add(run, UNIT_CHECK_SOCKET_SYMLINKS, s->symlinks_at, "%u file system nodes", s->n_listen_fs_nodes);
@@ -322,8 +334,11 @@ static int mount_checks(Run *run, const char *name, const UnitSettings *s) {
                                   s->where_at, "Where=%s would be %s", where, expected ? expected : "invalid"))
                         return 0;
         }
-        if (run->type == UNIT_MOUNT && !s->what && !streq(name, "-.mount"))
-                add(run, UNIT_CHECK_MOUNT_NO_WHAT, nowhere, NULL);
+        if (run->type == UNIT_MOUNT && !s->what && !streq(name, "-.mount") &&
+            add(run, UNIT_CHECK_MOUNT_NO_WHAT, nowhere, NULL))
+                return 0;
+        if (run->type == UNIT_MOUNT)
+                (void) pam_strict(run, s);
         if (run->type == UNIT_AUTOMOUNT && streq(where, "/"))
                 add(run, UNIT_CHECK_AUTOMOUNT_ROOT, s->where_at, NULL);
         return 0;
@@ -333,20 +348,24 @@ static int swap_checks(Run *run, const char *name, const UnitSettings *s) {
         _cleanup_free_ char *expected = NULL;
         int r;
 
-        if (!s->what || strchr(s->what, '%'))
-                return 0; /* the name is the device */
-        r = name_matches_path(name, s->what, &expected);
+        /* Without What= the name is the device; a value with specifiers is
+         * not judged here. */
+        r = !s->what || strchr(s->what, '%') ? 1 : name_matches_path(name, s->what, &expected);
         if (r < 0)
                 return r;
-        if (r == 0)
-                add(run, UNIT_CHECK_SWAP_WHAT_NAME, s->what_at, "What=%s would be %s", s->what,
-                    expected ? expected : "invalid");
+        if (r == 0 && add(run, UNIT_CHECK_SWAP_WHAT_NAME, s->what_at, "What=%s would be %s", s->what,
+                          expected ? expected : "invalid"))
+                return 0;
+        (void) pam_strict(run, s);
         return 0;
 }
 
 static void exec_checks(Run *run, const UnitSettings *s) {
-        if (s->dynamic_user && s->working_directory_home)
-                add(run, UNIT_CHECK_EXEC_DYNAMIC_USER_HOME, s->working_directory_at, NULL);
+        if (s->dynamic_user && s->working_directory_home &&
+            add(run, UNIT_CHECK_EXEC_DYNAMIC_USER_HOME, s->working_directory_at, NULL))
+                return;
+        if (s->pam && s->kill_mode && !streq(s->kill_mode, "control-group") && !streq(s->kill_mode, "mixed"))
+                add(run, UNIT_CHECK_PAM_KILL_MODE, s->pam_at, "KillMode=%s", s->kill_mode);
 }
 
 int unit_checks_run(const char *unit_name, const UnitFile *const *files, size_t n_files, unsigned version,
