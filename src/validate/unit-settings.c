@@ -30,16 +30,19 @@ static bool watched(const char *key) {
         return false;
 }
 
-static unsigned count_commands(const char *value, unsigned version, const char *unit_name) {
+/* The commands systemd keeps from one Exec line: ';' separates them.
+ * Returns the count, or -ENOMEM. */
+static int count_commands(const char *value, unsigned version, const char *unit_name, bool always_parse) {
         ExecLine l = {};
-        unsigned n = 1;
+        int r;
 
-        if (!strchr(value, ';'))
+        if (!always_parse && !strchr(value, ';'))
                 return 1;
-        if (exec_line_parse(value, version, unit_name, &l) >= 0)
-                n = (unsigned) l.n_commands;
+        r = exec_line_parse(value, version, unit_name, &l);
+        if (r >= 0)
+                r = (int) l.n_commands;
         exec_line_done(&l);
-        return n;
+        return r;
 }
 
 /* MaxConnections= as config_parse_unsigned() reads it: only a clean
@@ -70,21 +73,21 @@ static void add_listen(UnitSettings *s, const char *key, const char *value) {
                 s->n_listen_fs_nodes++;
 }
 
-static void apply(UnitSettings *s, const char *unit_name, unsigned version, const char *key, const char *value,
-                  const Judgement *j, SettingAt at) {
+static int apply(UnitSettings *s, const char *unit_name, unsigned version, const char *key, const char *value,
+                 const Judgement *j, SettingAt at) {
         bool set = j->verdict == VERDICT_OK || j->verdict == VERDICT_NOTICE;
         bool reset = j->verdict == VERDICT_RESET;
+        int n;
 
         if (!set && !reset) {
                 /* Commands before a bad one on the same line are kept. */
                 if (j->partial && streq(key, "ExecStart")) {
-                        ExecLine l = {};
-
-                        if (exec_line_parse(value, version, unit_name, &l) >= 0)
-                                s->n_exec_start += (unsigned) l.n_commands;
-                        exec_line_done(&l);
+                        n = count_commands(value, version, unit_name, true);
+                        if (n < 0)
+                                return n;
+                        s->n_exec_start += (unsigned) n;
                 }
-                return;
+                return 0;
         }
 
         if (startswith(key, "Listen")) {
@@ -110,7 +113,10 @@ static void apply(UnitSettings *s, const char *unit_name, unsigned version, cons
                 } else
                         s->n_paths++;
         } else if (streq(key, "ExecStart")) {
-                s->n_exec_start = reset ? 0 : s->n_exec_start + count_commands(value, version, unit_name);
+                n = reset ? 0 : count_commands(value, version, unit_name, false);
+                if (n < 0)
+                        return n;
+                s->n_exec_start = reset ? 0 : s->n_exec_start + (unsigned) n;
                 s->exec_start_at = at;
         } else if (streq(key, "ExecStop"))
                 s->exec_stop = set;
@@ -170,6 +176,7 @@ static void apply(UnitSettings *s, const char *unit_name, unsigned version, cons
                 s->where = set ? value : NULL;
                 s->where_at = at;
         }
+        return 0;
 }
 
 int unit_settings_collect(const char *unit_name, UnitType type, const UnitFile *const *files, size_t n_files,
@@ -209,9 +216,12 @@ int unit_settings_collect(const char *unit_name, UnitType type, const UnitFile *
                                 *ret = s;
                                 return 0;
                         }
-                        if (watched(e->key))
-                                apply(&s, unit_name, version, e->key, e->value, &j,
-                                      (SettingAt) { f->path, e->line_last });
+                        if (watched(e->key)) {
+                                r = apply(&s, unit_name, version, e->key, e->value, &j,
+                                          (SettingAt) { f->path, e->line_last });
+                                if (r < 0)
+                                        return r;
+                        }
                 }
         }
         *ret = s;
