@@ -17,8 +17,6 @@
 #include "validate/judge.h"
 #include "validate/parse-util.h"
 
-static unsigned count_commands(const char *value);
-
 /* What systemd's loading of the unit does to the identity it runs as. */
 typedef struct Identity {
         bool user_named;       /* some file names a User= other than root */
@@ -28,10 +26,6 @@ typedef struct Identity {
         bool dynamic_user;
         bool refused;          /* systemd refuses the unit */
         const char *cut_file;  /* a drop-in systemd stopped reading (last one) */
-        /* For systemd's checks of a service as a whole. */
-        unsigned n_exec_start; /* commands, ';'-separated ones included */
-        bool has_exec_stop, has_success_action;
-        const char *service_type;
 } Identity;
 
 typedef struct UnitRun {
@@ -135,48 +129,7 @@ static bool track_identity(Identity *id, const UnitFile *f, const UnitEntry *e, 
                         id->user = NULL;
         } else if (streq(e->key, "DynamicUser") && (v == VERDICT_OK || v == VERDICT_NOTICE))
                 id->dynamic_user = parse_boolean(e->value) > 0;
-        else if (streq(e->key, "ExecStart")) {
-                if (v == VERDICT_RESET)
-                        id->n_exec_start = 0;
-                else if (v == VERDICT_OK || v == VERDICT_NOTICE)
-                        id->n_exec_start += count_commands(e->value);
-        } else if (streq(e->key, "ExecStop") && (v == VERDICT_OK || v == VERDICT_NOTICE))
-                id->has_exec_stop = true;
-        else if (streq(e->key, "ExecStop") && v == VERDICT_RESET)
-                id->has_exec_stop = false;
-        else if (streq(e->key, "SuccessAction") && (v == VERDICT_OK || v == VERDICT_NOTICE))
-                id->has_success_action = !streq(e->value, "none");
-        else if (streq(e->key, "Type") && (v == VERDICT_OK || v == VERDICT_NOTICE))
-                id->service_type = e->value;
         return true;
-}
-
-/* Commands on one Exec line: ';' words separate them (quotes respected). */
-static unsigned count_commands(const char *value) {
-        ExecLine l = {};
-        unsigned n = 1;
-
-        if (!strchr(value, ';'))
-                return 1;
-
-        /* The version and name only change how words are judged, not how
-         * the line is split. */
-        if (exec_line_parse(value, 252, NULL, &l) >= 0 && l.n_commands > 0)
-                n = (unsigned) l.n_commands;
-        exec_line_done(&l);
-        return n;
-}
-
-/* systemd's checks of a service as a whole, after loading (reference
- * §1.10, semantic refusals). Returns a reason, or NULL. */
-static const char *service_refusal(const Identity *id) {
-        bool oneshot = id->service_type ? streq(id->service_type, "oneshot") : id->n_exec_start == 0;
-
-        if (id->n_exec_start == 0 && !id->has_exec_stop && !id->has_success_action)
-                return "Service has no ExecStart=, ExecStop= or SuccessAction=";
-        if (id->n_exec_start > 1 && !oneshot)
-                return "Service has more than one ExecStart= command, which only Type=oneshot allows";
-        return NULL;
 }
 
 static bool runs_as_root(const Identity *id) {
@@ -515,7 +468,7 @@ static int judge_file(UnitRun *u, UnitFile *f) {
 }
 
 /* The first answer, as a record: what systemd would do with the unit. */
-static int record_prediction(UnitRun *u, bool semantic_refusal) {
+static int record_prediction(UnitRun *u, const char *unit_load_state) {
         const UnitGroup *g = u->g;
         const UnitFile *main_file = g->has_fragment && g->n_files > 0 ? g->files[0].file : NULL;
         bool exec = starts_processes(u->g);
@@ -525,8 +478,8 @@ static int record_prediction(UnitRun *u, bool semantic_refusal) {
                 .known = true,
                 .version = u->e->version,
                 .load_state = main_file && main_file->failed_line > 0 ? "error"
-                              : u->sys.refused || semantic_refusal ? "bad-setting"
-                                                                   : "loaded",
+                              : u->sys.refused ? "bad-setting"
+                                                : unit_load_state,
                 .dynamic_user = u->sys.dynamic_user,
                 .starts_processes = exec,
         };
@@ -545,7 +498,7 @@ int policy_engine_judge(void *userdata, UnitGroup *g) {
         PolicyEngine *e = userdata;
         UnitRun u = { .e = e, .p = e->policy, .g = g };
         _cleanup_(hw_tie_list_done) HwTieList ties = {};
-        const char *why_refused = NULL;
+        const char *load_state = "loaded";
         bool changed = false;
         int r;
 
@@ -570,24 +523,15 @@ int policy_engine_judge(void *userdata, UnitGroup *g) {
                 if (r < 0)
                         return r;
         }
-        if (!u.sys.refused && g->has_fragment && g->files[0].file && g->files[0].file->type == UNIT_SERVICE)
-                why_refused = service_refusal(&u.sys);
-        r = record_prediction(&u, why_refused != NULL);
-        if (r < 0)
-                return r;
-        if (!u.rejected && why_refused) {
-                const char *why = why_refused;
-
-                if (u.p->mode == MODE_MIRROR) {
-                        u.rejected = true;
-                        r = report(&u, DIAG_ERROR, EFFECT_UNIT_FATAL, "mirror", g->files[0].file, NULL,
-                                   "%s; systemd %u refuses the unit", why, e->version);
-                } else
-                        r = report(&u, DIAG_WARNING, EFFECT_UNIT_FATAL, "systemd-check", g->files[0].file, NULL,
-                                   "%s; systemd %u would refuse to load this unit", why, e->version);
+        /* systemd's checks of the unit as a whole (name, type). */
+        if (!u.sys.refused) {
+                r = policy_unit_checks(e, g, &u.rejected, &load_state);
                 if (r < 0)
                         return r;
         }
+        r = record_prediction(&u, load_state);
+        if (r < 0)
+                return r;
         if (!u.rejected) {
                 r = policy_apply_rewrites(u.p, g, e->user_scope, e->hw, e->hw ? &ties : NULL);
                 if (r < 0)

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdbool.h>
+
+#include "unit/unit-file.h"
+
+/* The settings the unit-level checks look at, as systemd holds them after
+ * reading the unit file and its drop-ins. Strings point into the files'
+ * entries; a SettingAt says where a value was last set (or reset). */
+
+typedef struct SettingAt {
+        const char *path;
+        unsigned line;
+} SettingAt;
+
+typedef struct UnitSettings {
+        bool refused;                   /* a fatal line in the unit file itself */
+        SettingAt refused_at;
+
+        /* [Unit] */
+        bool success_action;            /* SuccessAction= other than none */
+
+        /* [Service] */
+        const char *type;               /* NULL: unset */
+        SettingAt type_at;
+        unsigned n_exec_start;          /* commands, ';'-separated ones included */
+        SettingAt exec_start_at;
+        bool exec_stop;
+        bool remain_after_exit;
+        const char *restart;
+        SettingAt restart_at;
+        const char *exit_type;
+        SettingAt exit_type_at;
+        bool bus_name;
+        bool private_pids;
+        SettingAt private_pids_at;
+        bool runtime_max;
+        SettingAt runtime_max_at;
+        bool usb_descriptors, usb_strings;
+        SettingAt usb_at;
+
+        /* execution context (service, socket, mount, swap) */
+        bool pam;
+        const char *kill_mode;
+        SettingAt pam_at;
+        bool dynamic_user;
+        bool working_directory_home;
+        SettingAt working_directory_at;
+
+        /* [Socket] */
+        unsigned n_listen;
+        unsigned n_listen_non_accepting; /* datagram, FIFO, special, netlink, mqueue, USB */
+        unsigned n_listen_fs_nodes;      /* FIFOs and socket paths: Symlinks= targets */
+        SettingAt listen_reset_at;
+        bool accept;
+        SettingAt accept_at;
+        bool max_connections_zero;
+        bool service;
+        SettingAt service_at;
+        bool symlinks;
+        SettingAt symlinks_at;
+
+        /* [Timer] */
+        unsigned n_triggers;
+        bool clock_trigger;             /* OnClockChange=/OnTimezoneChange=yes */
+        SettingAt trigger_reset_at;
+
+        /* [Path] */
+        unsigned n_paths;
+        SettingAt path_reset_at;
+
+        /* [Mount] [Automount] [Swap] */
+        const char *what;
+        SettingAt what_at;
+        const char *where;
+        SettingAt where_at;
+} UnitSettings;
+
+/* Fills *ret from files[0] (the unit file) and its drop-ins. Returns 0 or
+ * -ENOMEM. */
+int unit_settings_collect(const char *unit_name, UnitType type, const UnitFile *const *files, size_t n_files,
+                          unsigned version, UnitSettings *ret);
