@@ -27,3 +27,8 @@ int greedy_realloc(void **array, size_t *allocated, size_t need, size_t elsize);
 
 #define GREEDY_REALLOC(array, allocated, need) \
         greedy_realloc((void **) &(array), &(allocated), (need), sizeof((array)[0]))
+
+/* The strings up to the NULL sentinel, concatenated into a new string;
+ * NULL on overflow or out of memory. Use strjoin(a, b, ...). */
+char *strjoin_internal(const char *first, ...);
+#define strjoin(...) strjoin_internal(__VA_ARGS__, (const char *) NULL)

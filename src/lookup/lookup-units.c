@@ -334,11 +334,10 @@ static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth
                 chopped = true;
         }
         type = unit_name_to_type(name);
-        if (asprintf(&built, "%s%s%s.%s", prefix, kind == UNIT_NAME_INSTANCE ? "@" : "",
-                     kind == UNIT_NAME_INSTANCE ? instance : "", unit_type_to_string(type)) < 0) {
-                built = NULL;
+        built = strjoin(prefix, kind == UNIT_NAME_INSTANCE ? "@" : "", kind == UNIT_NAME_INSTANCE ? instance : "",
+                        ".", unit_type_to_string(type));
+        if (!built)
                 return -ENOMEM;
-        }
         if (!unit_name_is_valid(built, UNIT_NAME_ANY))
                 return 0;
         return expand_name(b, l, built, depth + 1);

@@ -312,6 +312,8 @@ static int judge_entry(UnitRun *u, UnitFile *f, size_t i, bool *stop) {
         r = judge_assignment(&ctx, unit_entry_section(f, e), e->key, e->value, &j);
         if (r < 0)
                 return r;
+        e->judged_verdict = (unsigned char) (j.verdict + 1);
+        e->judged_partial = j.partial;
 
         if (!u->sys_stopped && !track_identity(&u->sys, f, e, j.verdict)) {
                 u->sys_stopped = true;
@@ -508,6 +510,14 @@ int policy_engine_judge(void *userdata, UnitGroup *g) {
                         return r;
         }
 
+        /* A file may be shared by several units (a template's): verdicts
+         * recorded for another unit name do not hold for this one. */
+        for (size_t fi = 0; fi < g->n_files; fi++) {
+                UnitFile *f = g->files[fi].file;
+
+                for (size_t i = 0; f && i < f->n_entries; i++)
+                        f->entries[i].judged_verdict = 0;
+        }
         for (size_t fi = 0; fi < g->n_files; fi++) {
                 UnitFile *f = g->files[fi].file;
 

@@ -379,7 +379,10 @@ int unit_checks_run(const char *unit_name, const UnitFile *const *files, size_t 
         };
         int r = 0;
 
-        *ret = (UnitCheckResult) { .load_state = "loaded" };
+        /* Only the header: the findings array is large and filled in order. */
+        ret->n = 0;
+        ret->load_state = "loaded";
+        ret->refused_by_line = false;
         if (run.type < 0 || !run.fragment)
                 return 0; /* not a unit name systemd accepts at all: the filter says so */
         if (files[0]->failed_line > 0 || files[0]->limit_line > 0)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "basic/macro.h"
@@ -8,26 +9,25 @@
 #include "parse-util.h"
 #include "unit-settings.h"
 
-/* The keys some check reads, per section name ("Unit" or the type's own). */
+/* The keys some check reads, per section name ("Unit" or the type's own),
+ * in strcmp() order for bsearch(). */
 static const char *const watched_keys[] = {
-        "SuccessAction",
-        "Type", "ExecStart", "ExecStop", "RemainAfterExit", "Restart", "ExitType", "BusName", "PrivatePIDs",
-        "RuntimeMaxSec", "USBFunctionDescriptors", "USBFunctionStrings",
-        "PAMName", "KillMode", "DynamicUser", "WorkingDirectory",
-        "ListenStream", "ListenDatagram", "ListenSequentialPacket", "ListenFIFO", "ListenSpecial",
-        "ListenNetlink", "ListenMessageQueue", "ListenUSBFunction", "Accept", "MaxConnections", "Service",
-        "Symlinks",
-        "OnActiveSec", "OnBootSec", "OnStartupSec", "OnUnitActiveSec", "OnUnitInactiveSec", "OnCalendar",
-        "OnClockChange", "OnTimezoneChange",
-        "PathExists", "PathExistsGlob", "PathChanged", "PathModified", "DirectoryNotEmpty",
-        "What", "Where",
+        "Accept", "BusName", "DirectoryNotEmpty", "DynamicUser", "ExecStart", "ExecStop", "ExitType",
+        "KillMode", "ListenDatagram", "ListenFIFO", "ListenMessageQueue", "ListenNetlink",
+        "ListenSequentialPacket", "ListenSpecial", "ListenStream", "ListenUSBFunction", "MaxConnections",
+        "OnActiveSec", "OnBootSec", "OnCalendar", "OnClockChange", "OnStartupSec", "OnTimezoneChange",
+        "OnUnitActiveSec", "OnUnitInactiveSec", "PAMName", "PathChanged", "PathExists", "PathExistsGlob",
+        "PathModified", "PrivatePIDs", "RemainAfterExit", "Restart", "RuntimeMaxSec", "Service",
+        "SuccessAction", "Symlinks", "Type", "USBFunctionDescriptors", "USBFunctionStrings", "What", "Where",
+        "WorkingDirectory",
 };
 
+static int key_compare(const void *key, const void *elem) {
+        return strcmp(key, *(const char *const *) elem);
+}
+
 static bool watched(const char *key) {
-        for (size_t i = 0; i < ELEMENTSOF(watched_keys); i++)
-                if (streq(watched_keys[i], key))
-                        return true;
-        return false;
+        return bsearch(key, watched_keys, ELEMENTSOF(watched_keys), sizeof(watched_keys[0]), key_compare);
 }
 
 /* The commands systemd keeps from one Exec line: ';' separates them.
@@ -194,20 +194,28 @@ int unit_settings_collect(const char *unit_name, UnitType type, const UnitFile *
                         const UnitEntry *e = &f->entries[i];
                         const char *section;
                         const Directive *d;
+                        bool is_watched;
                         _cleanup_(judgement_done) Judgement j = {};
 
                         if (e->section < 0 || f->sections[e->section].state != SECTION_KNOWN)
                                 continue;
                         section = unit_entry_section(f, e);
                         /* Most lines matter only when they could end the file. */
-                        if (!watched(e->key)) {
+                        is_watched = watched(e->key);
+                        if (!is_watched) {
                                 d = directive_lookup(type, section, e->key);
                                 if (!d || !directive_is_fatal(d, version))
                                         continue;
                         }
-                        r = judge_assignment(&ctx, section, e->key, e->value, &j);
-                        if (r < 0)
-                                return r;
+                        if (e->judged_verdict > 0) {
+                                /* Judged already, for this unit: the verdict is all we need. */
+                                j.verdict = (Verdict) (e->judged_verdict - 1);
+                                j.partial = e->judged_partial;
+                        } else {
+                                r = judge_assignment(&ctx, section, e->key, e->value, &j);
+                                if (r < 0)
+                                        return r;
+                        }
                         if (j.verdict == VERDICT_FATAL) {
                                 if (f->is_dropin)
                                         break; /* the rest of the drop-in is skipped */
@@ -216,7 +224,7 @@ int unit_settings_collect(const char *unit_name, UnitType type, const UnitFile *
                                 *ret = s;
                                 return 0;
                         }
-                        if (watched(e->key)) {
+                        if (is_watched) {
                                 r = apply(&s, unit_name, version, e->key, e->value, &j,
                                           (SettingAt) { f->path, e->line_last });
                                 if (r < 0)
