@@ -207,12 +207,41 @@ static int add_name(Builder *b, const char *name, bool from_dependency) {
         return unit_add_alias(u, name);
 }
 
+/* A template name in the search path and the fragment it resolves to. */
+typedef struct TemplateName {
+        const char *name;
+        const Entry *fragment;
+} TemplateName;
+
+/* Every template name that resolves, once: instances look only at these. */
+static int list_template_names(Builder *b, TemplateName **ret, size_t *ret_n) {
+        TemplateName *list = NULL;
+        size_t n = 0, allocated = 0;
+
+        for (size_t i = 0; i < b->n_entries; i++) {
+                const char *missing;
+                Entry *frag;
+
+                if (!unit_name_is_template(b->entries[i]->name) ||
+                    resolve_name(b, b->entries[i]->name, &frag, &missing) < 0)
+                        continue;
+                if (GREEDY_REALLOC(list, allocated, n + 1) < 0) {
+                        free(list);
+                        return -ENOMEM;
+                }
+                list[n++] = (TemplateName) { b->entries[i]->name, frag };
+        }
+        *ret = list;
+        *ret_n = n;
+        return 0;
+}
+
 /* Template aliases (u@.service -> t@.service) give every instance of t an
  * alias u@INSTANCE. */
-static int add_template_aliases(Builder *b, LookupUnit *u) {
+static int add_template_aliases(Builder *b, LookupUnit *u, const TemplateName *templates, size_t n_templates) {
         _cleanup_free_ char *instance = NULL, *template = NULL;
         const char *missing;
-        Entry *frag, *e;
+        Entry *frag;
         int r;
 
         if (unit_name_to_instance(u->id, &instance) != UNIT_NAME_INSTANCE)
@@ -222,13 +251,12 @@ static int add_template_aliases(Builder *b, LookupUnit *u) {
                 return r;
         if (resolve_name(b, template, &frag, &missing) < 0)
                 return 0;
-        for (size_t i = 0; i < b->n_entries; i++) {
+        for (size_t i = 0; i < n_templates; i++) {
                 _cleanup_free_ char *alias = NULL;
 
-                e = b->entries[i];
-                if (!unit_name_is_template(e->name) || resolve_name(b, e->name, &e, &missing) < 0 || e != frag)
+                if (templates[i].fragment != frag)
                         continue;
-                alias = instantiate(b->entries[i]->name, instance);
+                alias = instantiate(templates[i].name, instance);
                 if (!alias)
                         return -ENOMEM;
                 r = unit_add_alias(u, alias);
@@ -530,6 +558,8 @@ static int unit_compare(const void *a, const void *b) {
 }
 
 int build_units(Builder *b) {
+        _cleanup_free_ TemplateName *templates = NULL;
+        size_t n_templates = 0;
         int r = 0;
 
         for (size_t i = 0; r >= 0 && i < b->n_entries; i++)
@@ -544,10 +574,12 @@ int build_units(Builder *b) {
                         r = add_name(b, key, true);
         }
 
+        if (r >= 0)
+                r = list_template_names(b, &templates, &n_templates);
         for (size_t i = 0; r >= 0 && i < b->n_units; i++) {
                 LookupUnit *u = b->unit_list[i];
 
-                r = add_template_aliases(b, u);
+                r = add_template_aliases(b, u, templates, n_templates);
                 if (r >= 0 && u->n_aliases > 1)
                         qsort(u->aliases, u->n_aliases, sizeof(char *), str_compare_ptr);
                 /* A masked unit's drop-ins are listed (and not read), so
