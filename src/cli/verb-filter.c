@@ -443,6 +443,7 @@ static int pipeline(int argc, char **argv, bool check) {
                         hardware.ctx = &hwctx;
                         hardware.report = devices_report || check;
                         hardware.version = engine.version;
+                        hardware.user_scope = engine.user_scope;
                         engine.hw = &hardware;
                 }
                 r = 0;

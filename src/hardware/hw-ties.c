@@ -297,7 +297,7 @@ static bool entry_live(const UnitEntry *e) {
 }
 
 int hw_unit_ties(const UnitGroup *g, const HwUdevRules *rules, char *const *globs, size_t n_globs,
-                 unsigned version, HwTieList *ret) {
+                 unsigned version, bool user_scope, HwTieList *ret) {
         _cleanup_(hw_tie_list_done) HwTieList l = {};
         int r;
 
@@ -332,9 +332,10 @@ int hw_unit_ties(const UnitGroup *g, const HwUdevRules *rules, char *const *glob
                 HwTie *t = NULL;
                 char *via = NULL;
 
-                if (fnmatch(w->glob, g->name, 0) != 0)
+                if (w->user != user_scope || fnmatch(w->glob, g->name, 0) != 0)
                         continue;
-                if (asprintf(&via, "ENV{SYSTEMD_WANTS}+=\"%s\" at %s:%u", w->unit, w->file, w->line) < 0)
+                if (asprintf(&via, "ENV{SYSTEMD_%sWANTS}+=\"%s\" at %s:%u", w->user ? "USER_" : "", w->unit,
+                             w->file, w->line) < 0)
                         return -ENOMEM;
                 r = add_tie(&l, HW_TIE_UDEV, via, NULL, false, w->file, w->line, &t);
                 if (r < 0)

@@ -47,10 +47,11 @@ const char *hw_tie_kind_to_string(HwTieKind k);
 /* The unit's device ties, in the order: dependencies and conditions (file
  * by file, line by line), instance, udev rules, policy globs. rules may be
  * NULL (no rules read); globs are the policy's device-units: list. version
- * is the systemd version specifiers are expanded for. At most HW_TIES_MAX
+ * is the systemd version specifiers are expanded for; user_scope picks
+ * the user managers' udev wants instead of the system's. At most HW_TIES_MAX
  * ties are kept. */
 int hw_unit_ties(const UnitGroup *g, const HwUdevRules *rules, char *const *globs, size_t n_globs,
-                 unsigned version, HwTieList *ret);
+                 unsigned version, bool user_scope, HwTieList *ret);
 
 /* The device a unit name stands for: "dev-ttyS0.device" -> "/dev/ttyS0";
  * NULL (0) when it is not a device unit for a path below /dev or /sys,

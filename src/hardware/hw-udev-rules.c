@@ -189,7 +189,7 @@ static int record_match(HwUdevWants *w, const Token *t) {
 }
 
 static int add_wants(HwUdevRules *rules, const char *file, unsigned line, const char *match_text,
-                     const HwUdevWants *tmpl, const char *unit) {
+                     const HwUdevWants *tmpl, const char *unit, bool user) {
         HwUdevWants *w;
         int r;
 
@@ -199,7 +199,7 @@ static int add_wants(HwUdevRules *rules, const char *file, unsigned line, const 
         if (r < 0)
                 return r;
         w = &rules->wants[rules->n];
-        *w = (HwUdevWants) { .line = line, .simple = tmpl->simple };
+        *w = (HwUdevWants) { .line = line, .simple = tmpl->simple, .user = user };
         rules->n++;
         w->unit = strdup(unit);
         w->glob = subst_to_glob(unit);
@@ -216,14 +216,79 @@ static int add_wants(HwUdevRules *rules, const char *file, unsigned line, const 
         return 0;
 }
 
-/* One logical rule line. */
-static int parse_rule(HwUdevRules *rules, const char *file, unsigned line, const char *text) {
-        _cleanup_(strbuf_done) StrBuf match_text = {}, units = {};
+static void matches_free(HwUdevMatch *m, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                free(m[i].name);
+                free(m[i].value);
+        }
+        free(m);
+}
+
+/* A GOTO="label" seen earlier in the file whose LABEL is still ahead: the
+ * rules in between run only when the GOTO rule's match keys did not all
+ * hold. */
+typedef struct PendingGoto {
+        char *label;
+        unsigned line;         /* of the GOTO rule */
+        size_t target;         /* index of the logical line with the label */
+        HwUdevWants cond;      /* the GOTO rule's match keys (matches, simple) */
+} PendingGoto;
+
+/* What the rules in between the GOTOs still pending and their labels need:
+ * the negation of each GOTO rule's match. One match key negates into one
+ * match key; none (an unconditional GOTO) means the rule is never reached
+ * (returns 0); more is a disjunction, which the simple form cannot hold. */
+static int add_goto_conditions(HwUdevWants *tmpl, const PendingGoto *gotos, size_t n_gotos) {
+        for (size_t i = 0; i < n_gotos; i++) {
+                const HwUdevWants *c = &gotos[i].cond;
+                int r;
+
+                if (c->simple && c->n_matches == 0)
+                        return 0;
+                if (!c->simple || c->n_matches > 1) {
+                        tmpl->simple = false;
+                        continue;
+                }
+                r = add_match(tmpl, c->matches[0].key, c->matches[0].name, c->matches[0].value, !c->matches[0].negate);
+                if (r < 0)
+                        return r;
+        }
+        return 1;
+}
+
+/* Adds one wants record per unit named in the space-separated list. */
+static int add_unit_list(HwUdevRules *rules, const char *file, unsigned line, const char *match_text,
+                         const HwUdevWants *tmpl, char *units, bool user) {
+        for (char *u = units, *end; *u; u = end) {
+                int r;
+
+                u += strspn(u, " \t");
+                if (!*u)
+                        break;
+                end = u + strcspn(u, " \t");
+                if (*end)
+                        *end++ = '\0';
+                r = add_wants(rules, file, line, match_text, tmpl, u, user);
+                if (r < 0)
+                        return r;
+        }
+        return 1;
+}
+
+/* One logical rule line: its SYSTEMD_WANTS and SYSTEMD_USER_WANTS units,
+ * and its GOTO and LABEL (*ret_goto, *ret_label, owned, NULL when none;
+ * *ret_goto_cond gets the rule's match keys when it has a GOTO). */
+static int parse_rule(HwUdevRules *rules, const char *file, unsigned line, const char *text,
+                      const PendingGoto *gotos, size_t n_gotos, char **ret_goto, HwUdevWants *ret_goto_cond,
+                      char **ret_label) {
+        _cleanup_(strbuf_done) StrBuf match_text = {}, units = {}, user_units = {};
+        _cleanup_free_ char *goto_label = NULL, *label = NULL;
         HwUdevWants tmpl = { .simple = true };
         const char *p = text;
         Token t;
         int r;
 
+        *ret_goto = *ret_label = NULL;
         for (;;) {
                 r = next_token(&p, &t);
                 if (r <= 0)
@@ -234,34 +299,53 @@ static int parse_rule(HwUdevRules *rules, const char *file, unsigned line, const
                                 r = strbuf_printf(&match_text, "%s%s%s%s%s%s\"%s\"", match_text.len ? ", " : "",
                                                   t.key, t.attr[0] ? "{" : "", t.attr, t.attr[0] ? "}" : "", t.op,
                                                   t.value);
-                } else if (streq(t.key, "ENV") && streq(t.attr, "SYSTEMD_WANTS")) {
+                } else if (streq(t.key, "ENV") &&
+                           (streq(t.attr, "SYSTEMD_WANTS") || streq(t.attr, "SYSTEMD_USER_WANTS"))) {
+                        StrBuf *b = streq(t.attr, "SYSTEMD_USER_WANTS") ? &user_units : &units;
+
                         if (!streq(t.op, "+="))
-                                strbuf_reset(&units);     /* = and := replace */
-                        r = strbuf_printf(&units, "%s ", t.value);
+                                strbuf_reset(b);     /* = and := replace */
+                        r = strbuf_printf(b, "%s ", t.value);
+                } else if (streq(t.key, "GOTO")) {
+                        free(goto_label);
+                        goto_label = TAKE_PTR(t.value);
+                } else if (streq(t.key, "LABEL")) {
+                        free(label);
+                        label = TAKE_PTR(t.value);
                 }
                 free(t.value);
                 if (r < 0)
                         break;
         }
-        if (r >= 0 && units.len > 0) {
-                for (char *u = units.data, *end; *u; u = end) {
-                        u += strspn(u, " \t");
-                        if (!*u)
-                                break;
-                        end = u + strcspn(u, " \t");
-                        if (*end)
-                                *end++ = '\0';
-                        r = add_wants(rules, file, line, match_text.data ? match_text.data : "", &tmpl, u);
-                        if (r < 0)
-                                break;
-                }
+        if (r == -EINVAL)
+                r = 0;          /* a line udev cannot parse pulls nothing in and jumps nowhere */
+        else if (r >= 0 && goto_label) {
+                *ret_goto_cond = (HwUdevWants) { .simple = tmpl.simple };
+                for (size_t i = 0; r >= 0 && i < tmpl.n_matches; i++)
+                        r = add_match(ret_goto_cond, tmpl.matches[i].key, tmpl.matches[i].name,
+                                      tmpl.matches[i].value, tmpl.matches[i].negate);
+                *ret_goto = TAKE_PTR(goto_label);
         }
-        for (size_t i = 0; i < tmpl.n_matches; i++) {
-                free(tmpl.matches[i].name);
-                free(tmpl.matches[i].value);
+        if (r >= 0 && (units.len > 0 || user_units.len > 0)) {
+                /* The rule's own match keys, then what the pending GOTOs imply. */
+                const char *m;
+
+                /* Reports say which GOTOs the rule sits behind. */
+                for (size_t i = 0; r >= 0 && i < n_gotos; i++)
+                        r = strbuf_printf(&match_text, "%snot GOTO=\"%s\" of line %u", match_text.len ? ", " : "",
+                                          gotos[i].label, gotos[i].line);
+                m = match_text.data ? match_text.data : "";
+                if (r >= 0)
+                        r = add_goto_conditions(&tmpl, gotos, n_gotos);
+                if (r > 0 && units.len > 0)
+                        r = add_unit_list(rules, file, line, m, &tmpl, units.data, false);
+                if (r > 0 && user_units.len > 0)
+                        r = add_unit_list(rules, file, line, m, &tmpl, user_units.data, true);
         }
-        free(tmpl.matches);
-        return r == -EINVAL ? 0 : r;   /* a line udev cannot parse pulls nothing in */
+        matches_free(tmpl.matches, tmpl.n_matches);
+        if (r >= 0)
+                *ret_label = TAKE_PTR(label);
+        return r < 0 ? r : 0;
 }
 
 /* A comment line: '#' after blanks, within the n bytes of the line (the
@@ -274,10 +358,16 @@ static bool is_comment(const char *p, size_t n) {
         return i < n && p[i] == '#';
 }
 
-int hw_udev_rules_parse(HwUdevRules *rules, const char *file, const char *text, size_t size) {
+/* Calls fn for each logical line of a rules file (continuations joined,
+ * comment lines left out, lines with NUL bytes skipped), with the number
+ * of its first physical line and its index among the logical lines. */
+typedef int (*LogicalLineFn)(const char *text, unsigned line, size_t index, void *userdata);
+
+static int for_each_logical_line(const char *text, size_t size, LogicalLineFn fn, void *userdata) {
         _cleanup_(strbuf_done) StrBuf logical = {};
         const char *p = text, *end = text + size;
         unsigned line = 0, first = 0;
+        size_t index = 0;
         int r;
 
         while (p < end) {
@@ -299,14 +389,130 @@ int hw_udev_rules_parse(HwUdevRules *rules, const char *file, const char *text, 
                 p = nl ? nl + 1 : end;
                 if (cont && p < end)
                         continue;
-                if (logical.len > 0 && !memchr(logical.data, '\0', logical.len) && strstr(logical.data, "SYSTEMD_WANTS")) {
-                        r = parse_rule(rules, file, first, logical.data);
+                if (logical.len > 0 && !memchr(logical.data, '\0', logical.len)) {
+                        r = fn(logical.data, first, index++, userdata);
                         if (r < 0)
                                 return r;
                 }
                 strbuf_reset(&logical);
         }
         return 0;
+}
+
+typedef struct Label {
+        char *name;
+        size_t index;          /* the logical line that carries it */
+} Label;
+
+typedef struct ParseState {
+        HwUdevRules *rules;
+        const char *file;
+        Label *labels;
+        size_t n_labels, allocated_labels;
+        PendingGoto *gotos;
+        size_t n_gotos, allocated_gotos;
+} ParseState;
+
+static void parse_state_done(ParseState *st) {
+        for (size_t i = 0; i < st->n_labels; i++)
+                free(st->labels[i].name);
+        free(st->labels);
+        for (size_t i = 0; i < st->n_gotos; i++) {
+                free(st->gotos[i].label);
+                matches_free(st->gotos[i].cond.matches, st->gotos[i].cond.n_matches);
+        }
+        free(st->gotos);
+}
+
+/* The first pass: where each LABEL is (a GOTO counts only when its label
+ * comes later in the same file; udev ignores it otherwise). */
+static int collect_label(const char *text, unsigned line, size_t index, void *userdata) {
+        ParseState *st = userdata;
+        _cleanup_free_ char *label = NULL;
+        const char *p = text;
+        Token t;
+        int r;
+
+        (void) line;
+        if (!strstr(text, "LABEL"))
+                return 0;
+        while ((r = next_token(&p, &t)) > 0) {
+                if (streq(t.key, "LABEL")) {
+                        free(label);
+                        label = TAKE_PTR(t.value);
+                }
+                free(t.value);
+        }
+        /* A line udev cannot parse is ignored whole, its label too. */
+        if (r < 0 || !label)
+                return r == -ENOMEM ? r : 0;
+        if (GREEDY_REALLOC(st->labels, st->allocated_labels, st->n_labels + 1) < 0)
+                return -ENOMEM;
+        st->labels[st->n_labels++] = (Label) { TAKE_PTR(label), index };
+        return 0;
+}
+
+/* Where a GOTO at index lands: the first such LABEL after it. */
+static bool label_ahead(const ParseState *st, const char *name, size_t index, size_t *ret) {
+        for (size_t i = 0; i < st->n_labels; i++)
+                if (st->labels[i].index > index && streq(st->labels[i].name, name)) {
+                        *ret = st->labels[i].index;
+                        return true;
+                }
+        return false;
+}
+
+static int parse_line(const char *text, unsigned line, size_t index, void *userdata) {
+        ParseState *st = userdata;
+        _cleanup_free_ char *goto_label = NULL, *label = NULL;
+        HwUdevWants goto_cond = {};
+        size_t k = 0, target;
+        bool nested = false;
+        int r;
+
+        if (!strstr(text, "SYSTEMD_") && !strstr(text, "GOTO") && !strstr(text, "LABEL"))
+                return 0;
+        /* A rule that carries a label is where the GOTOs to it land. */
+        for (size_t g = 0; g < st->n_gotos; g++)
+                if (st->gotos[g].target == index) {
+                        free(st->gotos[g].label);
+                        matches_free(st->gotos[g].cond.matches, st->gotos[g].cond.n_matches);
+                        st->gotos[g].label = NULL;
+                }
+        for (size_t g = 0; g < st->n_gotos; g++)
+                if (st->gotos[g].label)
+                        st->gotos[k++] = st->gotos[g];
+        st->n_gotos = k;
+        r = parse_rule(st->rules, st->file, line, text, st->gotos, st->n_gotos, &goto_label, &goto_cond, &label);
+        if (r < 0)
+                return r;
+        if (!goto_label || !label_ahead(st, goto_label, index, &target)) {
+                matches_free(goto_cond.matches, goto_cond.n_matches);
+                return 0;
+        }
+        /* Whether this GOTO is reached at all depends on the pending ones;
+         * that matters only past a label that comes before this one's. */
+        for (size_t g = 0; g < st->n_gotos; g++)
+                nested = nested || st->gotos[g].target < target;
+        if (nested)
+                goto_cond.simple = false;
+        if (GREEDY_REALLOC(st->gotos, st->allocated_gotos, st->n_gotos + 1) < 0) {
+                matches_free(goto_cond.matches, goto_cond.n_matches);
+                return -ENOMEM;
+        }
+        st->gotos[st->n_gotos++] = (PendingGoto) { TAKE_PTR(goto_label), line, target, goto_cond };
+        return 0;
+}
+
+int hw_udev_rules_parse(HwUdevRules *rules, const char *file, const char *text, size_t size) {
+        ParseState st = { .rules = rules, .file = file };
+        int r;
+
+        r = for_each_logical_line(text, size, collect_label, &st);
+        if (r >= 0)
+                r = for_each_logical_line(text, size, parse_line, &st);
+        parse_state_done(&st);
+        return r;
 }
 
 /* Rules files are read in the order of their names, wherever they are. */

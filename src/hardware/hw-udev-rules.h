@@ -10,9 +10,11 @@
 struct Root;
 
 /* Units that udev rules pull in for a device: ENV{SYSTEMD_WANTS}= and +=
- * assignments (the system manager's; SYSTEMD_USER_WANTS is left out) in
- * the rules files of a root, with the match keys of the same rule as the
- * device they are for. */
+ * assignments (the system manager's) and ENV{SYSTEMD_USER_WANTS} (the user
+ * managers') in the rules files of a root, with the match keys of the same
+ * rule as the device they are for. A rule between a GOTO and its LABEL also
+ * carries the negated match of the GOTO rule (when that is one match key;
+ * with more it cannot be decided; an unconditional GOTO skips the rule). */
 
 /* The rules directories of systemd 252's udev, in precedence order (a file
  * name found earlier hides the same name later). Debian 12's udevadm reads
@@ -49,6 +51,7 @@ typedef struct HwUdevWants {
         HwUdevMatch *matches;  /* the match keys, when all are simple */
         size_t n_matches;
         bool simple;           /* every match key is understood: presence can be decided */
+        bool user;             /* SYSTEMD_USER_WANTS: for the user manager */
         char *file;            /* path inside the root */
         unsigned line;         /* the rule's first line */
 } HwUdevWants;

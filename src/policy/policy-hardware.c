@@ -228,7 +228,7 @@ int condition_eval_hardware(const Condition *c, CondContext *ctx) {
 int policy_hardware_unit_begin(PolicyHardware *h, const Policy *p, const UnitGroup *g, HwTieList *ties) {
         h->n_unit_decisions = 0;
         return hw_unit_ties(g, h->ctx && h->ctx->have_udev ? &h->ctx->udev : NULL, p->device_units, p->n_device_units,
-                            h->version ? h->version : p->target, ties);
+                            h->version ? h->version : p->target, h->user_scope, ties);
 }
 
 static const char *tie_target(const HwTie *t, char *buf, size_t size) {

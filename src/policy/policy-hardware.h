@@ -66,6 +66,7 @@ typedef struct PolicyHardware {
         const struct Root *root;       /* where the udev rules came from, NULL: none */
         bool report;           /* per unit: device ties as notes and in check's JSON record */
         unsigned version;      /* systemd version for specifiers in dependencies */
+        bool user_scope;       /* units of a user manager (udev's SYSTEMD_USER_WANTS) */
         /* Conditions on the machine alone are decided once per run. */
         HwDecision *decisions;
         size_t n_decisions, allocated_decisions;

@@ -1,0 +1,1 @@
+- SUBSYSTEM=sound DEVNAME=snd/controlC0 DEVPATH=/devices/pci0000:00/0000:00:1f.3/sound/card0
