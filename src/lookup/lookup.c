@@ -194,10 +194,19 @@ static int scan_symlink(Builder *b, size_t dir, int dfd, const char *name, const
                 return builder_diag(b, DIAG_ERROR, "lookup.unreadable", path, "Cannot read symlink: %s",
                                     strerror(errno));
         target[k] = '\0';
-        abs = target[0] == '/' ? strdup(target) : root_path_join(sd->path, target);
-        if (!abs)
-                return -ENOMEM;
-        r = root_chase(b->root, abs, CHASE_NOFOLLOW_LAST | CHASE_NONEXISTENT, &simplified);
+        if (!strchr(target, '/') && !streq(target, ".") && !streq(target, "..")) {
+                /* A name in the same directory (the usual alias): the
+                 * directory is resolved already, the name is not followed. */
+                simplified = root_path_join(sd->resolved, target);
+                if (!simplified)
+                        return -ENOMEM;
+                r = 0;
+        } else {
+                abs = target[0] == '/' ? strdup(target) : root_path_join(sd->path, target);
+                if (!abs)
+                        return -ENOMEM;
+                r = root_chase(b->root, abs, CHASE_NOFOLLOW_LAST | CHASE_NONEXISTENT, &simplified);
+        }
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
