@@ -79,11 +79,35 @@ static int append_component(StrBuf *b, const char *c, size_t n) {
         return r < 0 ? r : strbuf_append(b, c, n);
 }
 
+/* The next component of the path at *p (slashes skipped): false at the end. */
+static bool next_component(const char **p, const char **ret, size_t *ret_len) {
+        while (**p == '/')
+                (*p)++;
+        if (!**p)
+                return false;
+        *ret = *p;
+        *ret_len = strcspn(*p, "/");
+        *p += *ret_len;
+        return true;
+}
+
+/* Applies "." and ".." to done lexically; false for any other component. */
+static bool apply_dots(StrBuf *done, const char *c, size_t n) {
+        if (n == 1 && c[0] == '.')
+                return true;
+        if (n == 2 && c[0] == '.' && c[1] == '.') {
+                pop_component(done);
+                return true;
+        }
+        return false;
+}
+
 int root_chase(const Root *root, const char *path, ChaseFlags flags, char **ret) {
         _cleanup_(strbuf_done) StrBuf done = {};
         _cleanup_free_ char *todo = strdup(path);
         unsigned hops = 0;
         const char *p;
+        size_t n;
         int r;
 
         if (!todo)
@@ -94,33 +118,12 @@ int root_chase(const Root *root, const char *path, ChaseFlags flags, char **ret)
         done.data[0] = '\0';
 
         p = todo;
-        for (;;) {
-                const char *c, *rest;
+        for (const char *c; next_component(&p, &c, &n);) {
                 struct stat st;
-                size_t n;
-                bool last;
+                bool last = p[strspn(p, "/")] == '\0';
 
-                while (*p == '/')
-                        p++;
-                if (!*p)
-                        break;
-                c = p;
-                n = strcspn(c, "/");
-                rest = c + n;
-                p = rest;
-                for (last = true, rest = p; *rest; rest++)
-                        if (*rest != '/') {
-                                last = false;
-                                break;
-                        }
-
-                if (n == 1 && c[0] == '.')
+                if (apply_dots(&done, c, n))
                         continue;
-                if (n == 2 && c[0] == '.' && c[1] == '.') {
-                        pop_component(&done);
-                        continue;
-                }
-
                 r = append_component(&done, c, n);
                 if (r < 0)
                         return r;
@@ -128,21 +131,9 @@ int root_chase(const Root *root, const char *path, ChaseFlags flags, char **ret)
                         if (errno != ENOENT || !(flags & CHASE_NONEXISTENT))
                                 return -errno;
                         /* Keep the rest as written, normalized lexically. */
-                        for (;;) {
-                                while (*p == '/')
-                                        p++;
-                                if (!*p)
-                                        break;
-                                c = p;
-                                n = strcspn(c, "/");
-                                p = c + n;
-                                if (n == 1 && c[0] == '.')
-                                        continue;
-                                if (n == 2 && c[0] == '.' && c[1] == '.')
-                                        pop_component(&done);
-                                else if ((r = append_component(&done, c, n)) < 0)
+                        while (next_component(&p, &c, &n))
+                                if (!apply_dots(&done, c, n) && (r = append_component(&done, c, n)) < 0)
                                         return r;
-                        }
                         break;
                 }
 
