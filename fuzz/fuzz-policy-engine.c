@@ -7,7 +7,7 @@
  * again; the JSON views stay well-formed. */
 #include <errno.h>
 
-#include "filter/unit-group.h"
+#include "unit/unit-group.h"
 #include "fuzz.h"
 #include "policy/policy-engine.h"
 #include "policy/policy.h"

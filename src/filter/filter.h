@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #include "basic/strbuf.h"
-#include "unit-group.h"
+#include "unit/unit-group.h"
 
 /* The filter pipeline: inputs (streams, files, directories) are read one
  * unit at a time, judged, and written out in the framing they came in. */

@@ -4,7 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "filter/unit-group.h"
+#include "unit/unit-group.h"
 #include "hw-udev-rules.h"
 
 /* Device ties: why a unit belongs to some hardware. A model of the unit's

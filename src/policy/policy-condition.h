@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 #include "basic/strbuf.h"
-#include "filter/unit-group.h"
+#include "unit/unit-group.h"
 #include "policy-regex.h"
 
 /* Conditions on a unit: the `when:` of rewrites and assertions, and the

@@ -3,7 +3,7 @@
 
 #include <stdint.h>
 
-#include "filter/unit-group.h"
+#include "unit/unit-group.h"
 #include "policy.h"
 
 struct HwTieList;

@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "filter/unit-group.h"
+#include "unit/unit-group.h"
 #include "policy.h"
 
 void rewrite_done(Rewrite *rw);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "basic/macro.h"
-#include "filter/unit-group.h"
+#include "unit/unit-group.h"
 #include "policy/policy-engine.h"
 #include "policy/policy.h"
 #include "tests.h"
