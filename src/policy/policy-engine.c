@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The policy engine: per unit, two answers — what systemd would do, and
- * what the policy decides. */
+/* The policy engine: per unit, the systemd model's prediction first
+ * (validate/predict.h: what systemd would do, computed without the
+ * policy), then what the policy decides on it. */
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdarg.h>
@@ -15,28 +16,21 @@
 #include "user-check.h"
 #include "validate/exec-line.h"
 #include "validate/judge.h"
+#include "validate/predict.h"
 #include "validate/parse-util.h"
-
-/* What systemd's loading of the unit does to the identity it runs as. */
-typedef struct Identity {
-        bool user_named;       /* some file names a User= other than root */
-        const char *user;      /* effective User= value, NULL = unset (root) */
-        const UnitFile *user_file;     /* where the effective User= is set */
-        const UnitEntry *user_entry;
-        bool dynamic_user;
-        bool refused;          /* systemd refuses the unit */
-        const char *cut_file;  /* a drop-in systemd stopped reading (last one) */
-} Identity;
 
 typedef struct UnitRun {
         const PolicyEngine *e;
         const Policy *p;
         UnitGroup *g;
         bool rejected;
-        bool sys_stopped;      /* systemd stopped reading the current file */
-        Identity sys;          /* systemd's view of the input */
+        Prediction pred;       /* systemd's view of the input */
         Identity out;          /* systemd's view of unitguard's output */
 } UnitRun;
+
+static void unit_run_done(UnitRun *u) {
+        prediction_done(&u->pred);
+}
 
 _printf_(7, 8)
 static int report(UnitRun *u, DiagSeverity sev, SystemdEffect eff, const char *setting,
@@ -59,38 +53,6 @@ static bool is_user_kind(const Directive *d) {
         return d->kind == DIRECTIVE_USER || d->kind == DIRECTIVE_GROUP || d->kind == DIRECTIVE_GROUP_LIST;
 }
 
-static bool is_exec_unit(UnitType t) {
-        return t >= 0 && (UNIT_TYPES_EXEC & UNIT_TYPE_BIT(t));
-}
-
-/* Whether a loaded unit of an exec type starts a process of its own:
- * services, mounts and swaps always do (the command, mount(8), swapon(8));
- * a socket only when it has Exec*= lines (a plain socket only listens,
- * the service it activates runs the processes, under that unit's own
- * identity). */
-static bool starts_processes(const UnitGroup *g) {
-        const UnitFile *main_file = g->has_fragment && g->n_files > 0 ? g->files[0].file : NULL;
-        UnitType type = main_file ? main_file->type : _UNIT_TYPE_INVALID;
-
-        if (!is_exec_unit(type))
-                return false;
-        if (type != UNIT_SOCKET)
-                return true;
-        for (size_t i = 0; i < g->n_files; i++) {
-                const UnitFile *f = g->files[i].file;
-
-                for (size_t k = 0; f && k < f->n_entries; k++) {
-                        const UnitEntry *e = &f->entries[k];
-
-                        if (e->section >= 0 && e->edit != EDIT_DROP && e->edit != EDIT_COMMENT &&
-                            streq(f->sections[e->section].name, "Socket") && startswith(e->key, "Exec") &&
-                            e->value[0])
-                                return true;
-                }
-        }
-        return false;
-}
-
 static SystemdEffect effect_of(Verdict v) {
         switch (v) {
         case VERDICT_FATAL:
@@ -100,41 +62,6 @@ static SystemdEffect effect_of(Verdict v) {
         default:
                 return EFFECT_NONE;
         }
-}
-
-/* Follows systemd through one assignment: the identity the unit runs as.
- * Returns false when systemd stops reading the file here. */
-static bool track_identity(Identity *id, const UnitFile *f, const UnitEntry *e, Verdict v) {
-        /* Most keys matter to none of the checks below. */
-        if (v != VERDICT_FATAL && !strchr("UDEST", e->key[0]))
-                return true;
-
-        /* Named, even if systemd then refuses or ignores the value; an
-         * explicit root is a choice, not an accident. */
-        if (streq(e->key, "User") && e->value[0] && !streq(e->value, "root") && !streq(e->value, "0"))
-                id->user_named = true;
-        if (v == VERDICT_FATAL) {
-                if (!f->is_dropin)
-                        id->refused = true;
-                else
-                        id->cut_file = f->path;
-                return false;
-        }
-        if (streq(e->key, "User")) {
-                if (v == VERDICT_OK || v == VERDICT_NOTICE) {
-                        id->user = e->value;
-                        id->user_file = f;
-                        id->user_entry = e;
-                } else if (v == VERDICT_RESET)
-                        id->user = NULL;
-        } else if (streq(e->key, "DynamicUser") && (v == VERDICT_OK || v == VERDICT_NOTICE))
-                id->dynamic_user = parse_boolean(e->value) > 0;
-        return true;
-}
-
-static bool runs_as_root(const Identity *id) {
-        return !id->refused && !id->dynamic_user &&
-               (!id->user || streq(id->user, "root") || streq(id->user, "0"));
 }
 
 static int set_removed(UnitRun *u, UnitFile *f, size_t i, const char *reason) {
@@ -300,28 +227,21 @@ static int decide_enforce(UnitRun *u, UnitFile *f, size_t i, const JudgeContext 
         }
 }
 
-/* Judges one entry: systemd's view first, then the policy's decision.
- * *stop is set when reading of the file ends here (as systemd does for a
- * drop-in, in mirror mode or with "drop-ins: systemd"). */
-static int judge_entry(UnitRun *u, UnitFile *f, size_t i, bool *stop) {
+/* Decides on one entry, given systemd's view of it. *stop is set when
+ * reading of the file ends here (as systemd does for a drop-in, in mirror
+ * mode or with "drop-ins: systemd"). */
+static int judge_entry(UnitRun *u, UnitFile *f, size_t fi, size_t i, bool *stop) {
         UnitEntry *e = &f->entries[i];
         JudgeContext ctx = { .version = u->e->version, .type = f->type, .unit_name = u->g->name };
-        _cleanup_(judgement_done) Judgement j = {};
+        const Judgement *j = prediction_line(&u->pred, fi, i);
         int r;
 
-        r = judge_assignment(&ctx, unit_entry_section(f, e), e->key, e->value, &j);
-        if (r < 0)
-                return r;
-        e->judged_verdict = (unsigned char) (j.verdict + 1);
-        e->judged_partial = j.partial;
+        if (!j)
+                return 0;
+        if (i == u->pred.files[fi].read_until && u->p->mode == MODE_MIRROR)
+                *stop = true;
 
-        if (!u->sys_stopped && !track_identity(&u->sys, f, e, j.verdict)) {
-                u->sys_stopped = true;
-                if (u->p->mode == MODE_MIRROR)
-                        *stop = true;
-        }
-
-        if (j.deferred)
+        if (j->deferred)
                 return report(u, DIAG_NOTE, EFFECT_NONE, "deferred", f, e,
                               "The value depends on the instance name; it is checked for each instance, not in the template");
 
@@ -337,8 +257,8 @@ static int judge_entry(UnitRun *u, UnitFile *f, size_t i, bool *stop) {
         }
 
         if (u->p->mode == MODE_MIRROR)
-                return decide_mirror(u, f, i, &j);
-        return decide_enforce(u, f, i, &ctx, &j, stop);
+                return decide_mirror(u, f, i, j);
+        return decide_enforce(u, f, i, &ctx, j, stop);
 }
 
 /* systemd's view of unitguard's output: only entries that are written. */
@@ -364,7 +284,7 @@ static int track_output(UnitRun *u) {
                                              e->edit == EDIT_REPLACE ? e->edit_text : e->value, &j);
                         if (r < 0)
                                 return r;
-                        if (!track_identity(&u->out, f, e, j.verdict))
+                        if (!identity_track(&u->out, f, e, j.verdict))
                                 break;
                 }
         }
@@ -379,7 +299,7 @@ static bool group_modified(const UnitGroup *g) {
 }
 
 static int report_identity(UnitRun *u) {
-        const Identity *s = &u->sys;
+        const Identity *s = &u->pred.identity;
         int r;
 
         /* A user manager cannot change user: User= naming anyone but the
@@ -394,7 +314,7 @@ static int report_identity(UnitRun *u) {
 
         /* The finding that matters most: User= is named, yet systemd would
          * start the service as root. */
-        if (s->user_named && runs_as_root(s)) {
+        if (s->user_named && identity_runs_as_root(s)) {
                 r = report(u, u->p->mode == MODE_MIRROR ? DIAG_WARNING : DIAG_NOTE, EFFECT_NONE,
                            "runs-as-root", NULL, NULL,
                            "The unit names User=, but systemd %u would run it as root%s%s%s",
@@ -413,8 +333,8 @@ static int report_identity(UnitRun *u) {
                 if (r < 0)
                         return r;
         } else
-                u->out = u->sys;
-        if (s->user_named && runs_as_root(&u->out)) {
+                u->out = *s;
+        if (s->user_named && identity_runs_as_root(&u->out)) {
                 u->rejected = true;
                 return report(u, DIAG_ERROR, EFFECT_NONE, "promise", NULL, NULL,
                               "The unit names User=, but as written out it would run as root; unit rejected");
@@ -422,7 +342,8 @@ static int report_identity(UnitRun *u) {
         return 0;
 }
 
-static int judge_file(UnitRun *u, UnitFile *f) {
+static int judge_file(UnitRun *u, size_t fi) {
+        UnitFile *f = u->g->files[fi].file;
         int r;
 
         /* Over one of unitguard's own caps: never passed on half-read. */
@@ -444,14 +365,13 @@ static int judge_file(UnitRun *u, UnitFile *f) {
                         return r;
         }
 
-        u->sys_stopped = false;
         for (size_t i = 0; i < f->n_entries; i++) {
                 const UnitEntry *e = &f->entries[i];
                 bool stop = false;
 
                 if (e->section < 0 || f->sections[e->section].state != SECTION_KNOWN)
                         continue;
-                r = judge_entry(u, f, i, &stop);
+                r = judge_entry(u, f, fi, i, &stop);
                 if (r < 0)
                         return r;
                 if (stop) {
@@ -463,33 +383,28 @@ static int judge_file(UnitRun *u, UnitFile *f) {
                         }
                         break;
                 }
-                if (!f->is_dropin && u->sys.refused && u->p->mode == MODE_MIRROR)
+                if (!f->is_dropin && i >= u->pred.files[fi].read_until && u->p->mode == MODE_MIRROR)
                         break;
         }
         return 0;
 }
 
-/* The first answer, as a record: what systemd would do with the unit. */
-static int record_prediction(UnitRun *u, const char *unit_load_state) {
-        const UnitGroup *g = u->g;
-        const UnitFile *main_file = g->has_fragment && g->n_files > 0 ? g->files[0].file : NULL;
-        bool exec = starts_processes(u->g);
+/* The first answer, as a record on the unit: what systemd would do. */
+static int record_prediction(UnitRun *u) {
+        const Prediction *p = &u->pred;
         UnitPrediction *pr = &u->g->systemd;
 
+        free(pr->user);
         *pr = (UnitPrediction) {
                 .known = true,
-                .version = u->e->version,
-                .load_state = main_file && main_file->failed_line > 0 ? "error"
-                              : u->sys.refused ? "bad-setting"
-                                                : unit_load_state,
-                .dynamic_user = u->sys.dynamic_user,
-                .starts_processes = exec,
+                .version = p->version,
+                .load_state = p->load_state,
+                .dynamic_user = p->identity.dynamic_user,
+                .starts_processes = p->starts_processes,
+                .runs_as_root = p->runs_as_root,
         };
-        /* A unit that does not load runs nothing; a user manager runs its
-         * units as its own user and cannot switch to another one. */
-        pr->runs_as_root = exec && !u->e->user_scope && streq(pr->load_state, "loaded") && runs_as_root(&u->sys);
-        if (u->sys.user) {
-                pr->user = strdup(u->sys.user);
+        if (p->identity.user) {
+                pr->user = strdup(p->identity.user);
                 if (!pr->user)
                         return -ENOMEM;
         }
@@ -498,48 +413,41 @@ static int record_prediction(UnitRun *u, const char *unit_load_state) {
 
 int policy_engine_judge(void *userdata, UnitGroup *g) {
         PolicyEngine *e = userdata;
-        UnitRun u = { .e = e, .p = e->policy, .g = g };
+        _cleanup_(unit_run_done) UnitRun u = { .e = e, .p = e->policy, .g = g };
         _cleanup_(hw_tie_list_done) HwTieList ties = {};
-        const char *load_state = "loaded";
         bool changed = false;
         int r;
+
+        /* What systemd does, before and without the policy. */
+        r = systemd_predict(g, e->version, e->user_scope, &u.pred);
+        if (r < 0)
+                return r;
 
         if (e->hw) {
                 r = policy_hardware_unit_begin(e->hw, e->policy, g, &ties);
                 if (r < 0)
                         return r;
         }
-
-        /* A file may be shared by several units (a template's): verdicts
-         * recorded for another unit name do not hold for this one. */
         for (size_t fi = 0; fi < g->n_files; fi++) {
-                UnitFile *f = g->files[fi].file;
-
-                for (size_t i = 0; f && i < f->n_entries; i++)
-                        f->entries[i].judged_verdict = 0;
-        }
-        for (size_t fi = 0; fi < g->n_files; fi++) {
-                UnitFile *f = g->files[fi].file;
-
-                if (!f)
+                if (!g->files[fi].file)
                         continue;
-                r = judge_file(&u, f);
+                r = judge_file(&u, fi);
                 if (r < 0)
                         return r;
         }
 
-        if (starts_processes(g)) {
+        if (u.pred.starts_processes) {
                 r = report_identity(&u);
                 if (r < 0)
                         return r;
         }
         /* systemd's checks of the unit as a whole (name, type). */
-        if (!u.sys.refused) {
-                r = policy_unit_checks(e, g, &u.rejected, &load_state);
+        if (u.pred.checks_ran) {
+                r = policy_unit_checks(e, g, u.pred.checks, &u.rejected);
                 if (r < 0)
                         return r;
         }
-        r = record_prediction(&u, load_state);
+        r = record_prediction(&u);
         if (r < 0)
                 return r;
         if (!u.rejected) {

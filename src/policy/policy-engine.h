@@ -41,9 +41,9 @@ int policy_engine_unused_waivers(const PolicyEngine *e, DiagList *out);
  * is broken and not waived. */
 int policy_engine_assertions(PolicyEngine *e, UnitGroup *g, const struct HwTieList *ties, bool *rejected);
 
-/* Internal to the engine: systemd's checks of the unit as a whole (name
- * against type, each type's verification), reported on g. Sets *rejected
- * when systemd would not load the unit and the policy follows systemd
- * there; *ret_load_state is the load state systemd gives the unit
- * ("loaded" when no check refuses it). Returns 0 or -ENOMEM. */
-int policy_unit_checks(const PolicyEngine *e, UnitGroup *g, bool *rejected, const char **ret_load_state);
+/* Internal to the engine: the findings of systemd's checks of the unit as a
+ * whole (name against type, each type's verification; computed by the
+ * systemd model), reported on g. Sets *rejected when systemd would not load
+ * the unit and the policy follows systemd there. Returns 0 or -ENOMEM. */
+struct UnitCheckResult;
+int policy_unit_checks(const PolicyEngine *e, UnitGroup *g, const struct UnitCheckResult *res, bool *rejected);

@@ -55,31 +55,12 @@ static int report(const PolicyEngine *e, UnitGroup *g, const UnitFinding *f, boo
                         c->message, f->detail[0] ? " (" : "", f->detail, f->detail[0] ? ")" : "", tail);
 }
 
-int policy_unit_checks(const PolicyEngine *e, UnitGroup *g, bool *rejected, const char **ret_load_state) {
-        _cleanup_free_ const UnitFile **files = NULL;
-        UnitCheckResult res;
-        size_t n = 0;
-        int r;
+int policy_unit_checks(const PolicyEngine *e, UnitGroup *g, const UnitCheckResult *res, bool *rejected) {
+        for (size_t i = 0; i < res->n; i++) {
+                int r = report(e, g, &res->findings[i], e->policy->mode == MODE_MIRROR, rejected);
 
-        *ret_load_state = "loaded";
-        if (!g->name || !g->has_fragment || g->n_files == 0 || !g->files[0].file)
-                return 0;
-
-        files = calloc(g->n_files, sizeof(*files));
-        if (!files)
-                return -ENOMEM;
-        for (size_t i = 0; i < g->n_files; i++)
-                if (g->files[i].file)
-                        files[n++] = g->files[i].file;
-
-        r = unit_checks_run(g->name, files, n, e->version, &res);
-        if (r < 0)
-                return r;
-        for (size_t i = 0; i < res.n; i++) {
-                r = report(e, g, &res.findings[i], e->policy->mode == MODE_MIRROR, rejected);
                 if (r < 0)
                         return r;
         }
-        *ret_load_state = res.load_state;
         return 0;
 }

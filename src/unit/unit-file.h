@@ -53,11 +53,6 @@ typedef struct UnitEntry {
         EntryEdit edit;
         char *edit_text;       /* replacement value or comment reason (owned) */
         char *edit_key;        /* EDIT_REPLACE: a new key (rename), or NULL */
-        /* systemd's verdict on the line as written, recorded by whoever
-         * judged it for the unit now being judged (validate's Verdict + 1;
-         * 0: not judged), so that later checks need not judge it again. */
-        unsigned char judged_verdict;
-        bool judged_partial;
 } UnitEntry;
 
 /* Text a rewrite adds; written just before byte offset `at`. */

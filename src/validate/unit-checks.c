@@ -368,8 +368,8 @@ static void exec_checks(Run *run, const UnitSettings *s) {
                 add(run, UNIT_CHECK_PAM_KILL_MODE, s->pam_at, "KillMode=%s", s->kill_mode);
 }
 
-int unit_checks_run(const char *unit_name, const UnitFile *const *files, size_t n_files, unsigned version,
-                    UnitCheckResult *ret) {
+int unit_checks_run(const char *unit_name, const UnitFile *const *files, const Judgement *const *judged,
+                    size_t n_files, unsigned version, UnitCheckResult *ret) {
         UnitSettings s;
         Run run = {
                 .res = ret,
@@ -391,7 +391,7 @@ int unit_checks_run(const char *unit_name, const UnitFile *const *files, size_t 
         if (names_check(&run, unit_name))
                 return 0;
 
-        r = unit_settings_collect(unit_name, run.type, files, n_files, version, &s);
+        r = unit_settings_collect(unit_name, run.type, files, judged, n_files, version, &s);
         if (r < 0)
                 return r;
         if (s.refused) {

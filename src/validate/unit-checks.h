@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "judge.h"
 #include "unit-name.h"
 #include "unit/unit-file.h"
 
@@ -89,6 +90,8 @@ typedef struct UnitCheckResult {
  * files[0] (the unit file itself) and its drop-ins in load order. Values
  * are taken as systemd keeps them: lines systemd ignores do not count, an
  * empty value resets, a fatal line in a drop-in ends that drop-in.
- * Returns 0 or -ENOMEM. */
-int unit_checks_run(const char *unit_name, const UnitFile *const *files, size_t n_files, unsigned version,
-                    UnitCheckResult *ret);
+ * judged (may be NULL, as may each of its members) holds the judgement of
+ * every entry of files[i] made for this unit already; lines without one
+ * are judged here. Returns 0 or -ENOMEM. */
+int unit_checks_run(const char *unit_name, const UnitFile *const *files, const Judgement *const *judged,
+                    size_t n_files, unsigned version, UnitCheckResult *ret);

@@ -179,8 +179,8 @@ static int apply(UnitSettings *s, const char *unit_name, unsigned version, const
         return 0;
 }
 
-int unit_settings_collect(const char *unit_name, UnitType type, const UnitFile *const *files, size_t n_files,
-                          unsigned version, UnitSettings *ret) {
+int unit_settings_collect(const char *unit_name, UnitType type, const UnitFile *const *files,
+                          const Judgement *const *judged, size_t n_files, unsigned version, UnitSettings *ret) {
         UnitSettings s = {};
         JudgeContext ctx = { .version = version, .type = type, .unit_name = unit_name };
         int r;
@@ -207,10 +207,10 @@ int unit_settings_collect(const char *unit_name, UnitType type, const UnitFile *
                                 if (!d || !directive_is_fatal(d, version))
                                         continue;
                         }
-                        if (e->judged_verdict > 0) {
+                        if (judged && judged[fi]) {
                                 /* Judged already, for this unit: the verdict is all we need. */
-                                j.verdict = (Verdict) (e->judged_verdict - 1);
-                                j.partial = e->judged_partial;
+                                j.verdict = judged[fi][i].verdict;
+                                j.partial = judged[fi][i].partial;
                         } else {
                                 r = judge_assignment(&ctx, section, e->key, e->value, &j);
                                 if (r < 0)

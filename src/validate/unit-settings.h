@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 
+#include "judge.h"
 #include "unit/unit-file.h"
 
 /* The settings the unit-level checks look at, as systemd holds them after
@@ -79,5 +80,5 @@ typedef struct UnitSettings {
 
 /* Fills *ret from files[0] (the unit file) and its drop-ins. Returns 0 or
  * -ENOMEM. */
-int unit_settings_collect(const char *unit_name, UnitType type, const UnitFile *const *files, size_t n_files,
-                          unsigned version, UnitSettings *ret);
+int unit_settings_collect(const char *unit_name, UnitType type, const UnitFile *const *files,
+                          const Judgement *const *judged, size_t n_files, unsigned version, UnitSettings *ret);

@@ -178,7 +178,7 @@ TEST(checks) {
                 UnitCheckResult res;
                 const char *got;
 
-                CHECK_INT_EQ(unit_checks_run(c->name, (const UnitFile *const *) files, c->dropin ? 2 : 1, c->version,
+                CHECK_INT_EQ(unit_checks_run(c->name, (const UnitFile *const *) files, NULL, c->dropin ? 2 : 1, c->version,
                                              &res), 0);
                 got = res.n > 0 ? res.findings[0].check->name : NULL;
                 if ((got == NULL) != (c->check == NULL) || (got && !streq(got, c->check)) ||

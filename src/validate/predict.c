@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* systemd's answer for one unit, line by line and as a whole. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "basic/alloc-util.h"
+#include "basic/macro.h"
+#include "parse-util.h"
+#include "predict.h"
+
+bool identity_track(Identity *id, const UnitFile *f, const UnitEntry *e, Verdict v) {
+        /* Most keys matter to none of the checks below. */
+        if (v != VERDICT_FATAL && !strchr("UDEST", e->key[0]))
+                return true;
+
+        /* Named, even if systemd then refuses or ignores the value; an
+         * explicit root is a choice, not an accident. */
+        if (streq(e->key, "User") && e->value[0] && !streq(e->value, "root") && !streq(e->value, "0"))
+                id->user_named = true;
+        if (v == VERDICT_FATAL) {
+                if (!f->is_dropin)
+                        id->refused = true;
+                else
+                        id->cut_file = f->path;
+                return false;
+        }
+        if (streq(e->key, "User")) {
+                if (v == VERDICT_OK || v == VERDICT_NOTICE) {
+                        id->user = e->value;
+                        id->user_file = f;
+                        id->user_entry = e;
+                } else if (v == VERDICT_RESET)
+                        id->user = NULL;
+        } else if (streq(e->key, "DynamicUser") && (v == VERDICT_OK || v == VERDICT_NOTICE))
+                id->dynamic_user = parse_boolean(e->value) > 0;
+        return true;
+}
+
+bool identity_runs_as_root(const Identity *id) {
+        return !id->refused && !id->dynamic_user && (!id->user || streq(id->user, "root") || streq(id->user, "0"));
+}
+
+static bool in_known_section(const UnitFile *f, const UnitEntry *e) {
+        return e->section >= 0 && f->sections[e->section].state == SECTION_KNOWN;
+}
+
+static bool is_exec_type(UnitType t) {
+        return t >= 0 && (UNIT_TYPES_EXEC & UNIT_TYPE_BIT(t));
+}
+
+/* Whether a loaded unit of an exec type starts a process of its own:
+ * services, mounts and swaps always do (the command, mount(8), swapon(8));
+ * a socket only with an Exec*= line systemd keeps (a plain socket only
+ * listens; the service it activates runs under its own identity). */
+static bool starts_processes(const UnitGroup *g, const Prediction *p) {
+        const UnitFile *main_file = g->has_fragment && g->n_files > 0 ? g->files[0].file : NULL;
+        UnitType type = main_file ? main_file->type : _UNIT_TYPE_INVALID;
+
+        if (!is_exec_type(type))
+                return false;
+        if (type != UNIT_SOCKET)
+                return true;
+        for (size_t fi = 0; fi < g->n_files; fi++) {
+                const UnitFile *f = g->files[fi].file;
+
+                for (size_t i = 0; f && i < f->n_entries; i++) {
+                        const UnitEntry *e = &f->entries[i];
+                        const Judgement *j = prediction_line(p, fi, i);
+
+                        if (in_known_section(f, e) && streq(f->sections[e->section].name, "Socket") &&
+                            startswith(e->key, "Exec") && e->value[0] && j &&
+                            (j->verdict == VERDICT_OK || j->verdict == VERDICT_NOTICE))
+                                return true;
+                }
+        }
+        return false;
+}
+
+/* Every line of one file, and where systemd stops reading it. */
+static int predict_file(const UnitGroup *g, const UnitFile *f, Prediction *p, FilePrediction *fp) {
+        JudgeContext ctx = { .version = p->version, .type = f->type, .unit_name = g->name };
+        bool reading = true;
+        int r;
+
+        fp->lines = new0(Judgement, f->n_entries);
+        if (!fp->lines)
+                return -ENOMEM;
+        fp->n_lines = f->n_entries;
+        fp->read_until = f->n_entries;
+        for (size_t i = 0; i < f->n_entries; i++) {
+                const UnitEntry *e = &f->entries[i];
+
+                if (!in_known_section(f, e))
+                        continue;
+                r = judge_assignment(&ctx, unit_entry_section(f, e), e->key, e->value, &fp->lines[i]);
+                if (r < 0)
+                        return r;
+                if (reading && !identity_track(&p->identity, f, e, fp->lines[i].verdict)) {
+                        reading = false;
+                        fp->read_until = i;
+                }
+        }
+        return 0;
+}
+
+static int run_unit_checks(const UnitGroup *g, Prediction *p, const char **ret_load_state) {
+        _cleanup_free_ const UnitFile **files = NULL;
+        _cleanup_free_ const Judgement **judged = NULL;
+        size_t n = 0;
+        int r;
+
+        *ret_load_state = "loaded";
+        if (!g->name || !g->has_fragment || g->n_files == 0 || !g->files[0].file)
+                return 0;
+        files = new0(const UnitFile *, g->n_files);
+        judged = new0(const Judgement *, g->n_files);
+        p->checks = malloc(sizeof(UnitCheckResult)); /* filled in order by unit_checks_run() */
+        if (!files || !judged || !p->checks)
+                return -ENOMEM;
+        for (size_t i = 0; i < g->n_files; i++)
+                if (g->files[i].file) {
+                        judged[n] = p->files[i].lines;
+                        files[n++] = g->files[i].file;
+                }
+        p->checks_ran = true;
+        r = unit_checks_run(g->name, files, judged, n, p->version, p->checks);
+        if (r < 0)
+                return r;
+        *ret_load_state = p->checks->load_state;
+        return 0;
+}
+
+int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Prediction *ret) {
+        const UnitFile *main_file = g->has_fragment && g->n_files > 0 ? g->files[0].file : NULL;
+        const char *checks_state = "loaded";
+        int r;
+
+        *ret = (Prediction) { .version = version, .user_scope = user_scope };
+        ret->files = new0(FilePrediction, g->n_files ? g->n_files : 1);
+        if (!ret->files)
+                return -ENOMEM;
+        ret->n_files = g->n_files;
+        for (size_t fi = 0; fi < g->n_files; fi++) {
+                if (!g->files[fi].file)
+                        continue;
+                r = predict_file(g, g->files[fi].file, ret, &ret->files[fi]);
+                if (r < 0)
+                        return r;
+        }
+
+        /* systemd's checks of the unit as a whole, once no line refused it. */
+        if (!ret->identity.refused) {
+                r = run_unit_checks(g, ret, &checks_state);
+                if (r < 0)
+                        return r;
+        }
+        ret->load_state = main_file && main_file->failed_line > 0 ? "error"
+                          : ret->identity.refused                ? "bad-setting"
+                                                                 : checks_state;
+        ret->starts_processes = starts_processes(g, ret);
+        /* A unit that does not load runs nothing; a user manager runs its
+         * units as its own user and cannot switch to another one. */
+        ret->runs_as_root = ret->starts_processes && !user_scope && streq(ret->load_state, "loaded") &&
+                            identity_runs_as_root(&ret->identity);
+        return 0;
+}
+
+void prediction_done(Prediction *p) {
+        for (size_t fi = 0; fi < p->n_files; fi++) {
+                for (size_t i = 0; i < p->files[fi].n_lines; i++)
+                        judgement_done(&p->files[fi].lines[i]);
+                free(p->files[fi].lines);
+        }
+        free(p->files);
+        free(p->checks);
+        *p = (Prediction) {};
+}
+
+const Judgement *prediction_line(const Prediction *p, size_t fi, size_t i) {
+        if (fi >= p->n_files || i >= p->files[fi].n_lines)
+                return NULL;
+        return &p->files[fi].lines[i];
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* The systemd model's answer for one unit, computed before and without any
+ * policy: what systemd at a given version does with each line of each of
+ * the unit's files, the identity the unit would run as, systemd's checks of
+ * the unit as a whole, and the load state. A policy then decides on this
+ * answer (src/policy/policy-engine.c); it never asks systemd's questions
+ * again. */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "judge.h"
+#include "unit-checks.h"
+#include "unit/unit-group.h"
+
+/* The identity systemd's loading gives the unit's processes. */
+typedef struct Identity {
+        bool user_named;       /* some file names a User= other than root */
+        const char *user;      /* effective User= value, NULL = unset (root) */
+        const UnitFile *user_file;     /* where the effective User= is set */
+        const UnitEntry *user_entry;
+        bool dynamic_user;
+        bool refused;          /* systemd refuses the unit */
+        const char *cut_file;  /* a drop-in systemd stopped reading (last one) */
+} Identity;
+
+/* Follows systemd through one assignment with verdict v. Returns false when
+ * systemd stops reading the file there (a fatal error). */
+bool identity_track(Identity *id, const UnitFile *f, const UnitEntry *e, Verdict v);
+/* No process of the unit switches user: it runs as root. */
+bool identity_runs_as_root(const Identity *id);
+
+typedef struct FilePrediction {
+        /* One judgement per entry of the file (parallel to f->entries);
+         * entries outside a known section get VERDICT_OK with no directive
+         * and are not judged. */
+        Judgement *lines;
+        size_t n_lines;
+        /* Index of the entry after which systemd reads no further (a fatal
+         * line), or n_lines when it reads the whole file. */
+        size_t read_until;
+} FilePrediction;
+
+typedef struct Prediction {
+        unsigned version;
+        bool user_scope;
+        FilePrediction *files;         /* parallel to g->files; empty for a NULL file */
+        size_t n_files;
+        Identity identity;
+        bool checks_ran;               /* the unit-level checks ran (not refused by a line first) */
+        UnitCheckResult *checks;       /* when checks_ran */
+        const char *load_state;        /* "loaded", "bad-setting", "error", ... (static) */
+        bool starts_processes;         /* the unit itself starts a process */
+        bool runs_as_root;             /* ... and it would run as root */
+} Prediction;
+
+/* Predicts what systemd `version` does with unit g (user_scope: under a
+ * user manager). Returns 0 or -ENOMEM; *ret is always initialized. */
+int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Prediction *ret);
+void prediction_done(Prediction *p);
+
+/* The judgement of entry i of g->files[fi], or NULL when none was made. */
+const Judgement *prediction_line(const Prediction *p, size_t fi, size_t i);
