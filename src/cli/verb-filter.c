@@ -13,10 +13,12 @@
 #include "cli-policy.h"
 #include "exit-codes.h"
 #include "filter/filter-fix.h"
+#include "filter/filter-predict.h"
 #include "filter/filter.h"
 #include "lookup/lookup.h"
 #include "policy/policy-engine.h"
 #include "policy/policy-hardware.h"
+#include "validate/predict.h"
 #include "verbs.h"
 
 static void help_check(FILE *f) {
@@ -72,7 +74,10 @@ static void help(FILE *f) {
                 "  -p --policy=FILE|NAME policy to apply (default: the built-in 'default';\n"
                 "                        'unitguard policy list' shows the shipped ones)\n"
                 "  -t --target-version=N predict systemd version N instead of the policy's target\n"
-                "     --no-policy        parse and write only: reject just what systemd cannot read\n"
+                "     --no-policy        no policy: change nothing, reject just what systemd\n"
+                "                        cannot read; with -v or --format=json, what systemd\n"
+                "                        does with each line is reported as notes\n"
+                "  -v --verbose          list hidden entries; with --no-policy, systemd's view\n"
                 "  -r --root=DIR         the unit set of DIR as systemd builds it, framed\n"
                 "                        like 'systemctl cat' with paths inside DIR\n"
                 "     --user             the user manager's unit set (with --root)\n"
@@ -263,6 +268,7 @@ static int pipeline(int argc, char **argv, bool check) {
         bool devices_report = false, hw_active = false, hw_failed = false;
         _cleanup_(filter_done) Filter f;
         _cleanup_(policy_freep) Policy *policy = NULL;
+        FilterPredictor predictor = {};
         const char *verb = check ? "check" : "filter";
         const char *policy_name = NULL, *root_dir = NULL;
         _cleanup_free_ char *site_policy = NULL;
@@ -447,6 +453,18 @@ static int pipeline(int argc, char **argv, bool check) {
                         engine.hw = &hardware;
                 }
                 r = 0;
+        } else {
+                /* No policy decides; systemd's view is still reported where
+                 * it is asked for (-v, JSON, check). A plain pipe only
+                 * parses and writes. */
+                predictor = (FilterPredictor) {
+                        .version = target ? target : SYSTEMD_VERSION_DEFAULT_TARGET,
+                        .user_scope = scope == LOOKUP_USER,
+                };
+                if (verbose || check || f.format == OUTPUT_JSON) {
+                        f.judge = filter_predict_judge;
+                        f.judge_userdata = &predictor;
+                }
         }
 
         /* One plain file comes out as it went in; several inputs are framed
@@ -455,7 +473,7 @@ static int pipeline(int argc, char **argv, bool check) {
         if (hw_failed)
                 ;      /* the devices could not be read: no unit is judged */
         else if (root_dir)
-                r = run_root(&f, root_dir, scope, engine.version ? engine.version : target ? target : 252);
+                r = run_root(&f, root_dir, scope, engine.version ? engine.version : predictor.version);
         else if (optind >= argc)
                 r = filter_stream(&f, STDIN_FILENO, "<stdin>");
         else

@@ -11,6 +11,7 @@
 #include "basic/json-writer.h"
 #include "filter-fix.h"
 #include "filter-internal.h"
+#include "filter-predict.h"
 #include "unit/cat-stream.h"
 #include "validate/unit-name.h"
 
@@ -145,9 +146,7 @@ int input_error(Filter *f, const char *path, int error, const char *what) {
         return filter_report(f, DIAG_ERROR, "input.unreadable", path, NULL, "%s: %s", what, read_error_to_string(error));
 }
 
-/* Default judgement without a policy: a file systemd refuses rejects the
- * unit (for drop-ins too: unitguard never lets a half-read drop-in pass). */
-static void judge_file_failures(UnitGroup *g) {
+void filter_reject_failed_files(UnitGroup *g) {
         for (size_t i = 0; i < g->n_files; i++)
                 if (g->files[i].file && (g->files[i].file->failed_line > 0 || g->files[i].file->limit_line > 0))
                         g->verdict = GROUP_REJECTED;
@@ -312,7 +311,7 @@ int finish_group(Filter *f, UnitGroup *g) {
                         return r;
                 /* A file that could not be read rejects its unit already. */
                 if (!f->judge)
-                        judge_file_failures(g);
+                        filter_reject_failed_files(g);
                 else if (g->verdict != GROUP_REJECTED) {
                         r = f->judge(f->judge_userdata, g);
                         if (r < 0)

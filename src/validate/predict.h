@@ -15,6 +15,10 @@
 #include "unit-checks.h"
 #include "unit/unit-group.h"
 
+/* The version predicted when neither a policy nor --target-version names
+ * one: Debian 12's. */
+#define SYSTEMD_VERSION_DEFAULT_TARGET 252
+
 /* The identity systemd's loading gives the unit's processes. */
 typedef struct Identity {
         bool user_named;       /* some file names a User= other than root */
