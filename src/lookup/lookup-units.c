@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "basic/alloc-util.h"
+#include "validate/behaviour.h"
 #include "basic/macro.h"
 #include "lookup-internal.h"
 #include "validate/unit-name.h"
@@ -339,7 +340,7 @@ static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth
                 if (r < 0)
                         return r;
         }
-        if (b->version < LOOKUP_DASH_DROPINS_SINCE)
+        if (!sd_behaves(SD_DROPINS_DASH_PREFIX, b->version))
                 return 0;
 
         r = unit_name_to_prefix(name, &prefix);
@@ -486,7 +487,7 @@ static int collect_dropins(Builder *b, LookupUnit *u) {
                                 r = dirlist_add(b, &l, i, names.items[j]);
                 name_list_done(&names);
         }
-        if (type >= 0 && b->version >= LOOKUP_TYPE_DROPINS_SINCE)
+        if (type >= 0 && sd_behaves(SD_DROPINS_TYPE_WIDE, b->version))
                 for (size_t i = 0; r >= 0 && i < b->set->paths.n_dirs; i++)
                         r = dirlist_add(b, &l, i, unit_type_to_string(type));
 

@@ -18,9 +18,7 @@
  * unit_file_find_dropin_paths(), and checked against
  * `systemd-analyze --root=DIR verify` by tests/lookup/. */
 
-/* Behaviour that changed between versions, as data. */
-#define LOOKUP_DASH_DROPINS_SINCE 239     /* foo-.service.d applies to foo-bar.service */
-#define LOOKUP_TYPE_DROPINS_SINCE 246     /* service.d applies to every service */
+/* Behaviour that changed between versions: validate/behaviour.h. */
 
 typedef struct LookupFile {
         char *path;            /* as systemd shows it, inside the root */

@@ -14,6 +14,7 @@
 #include "policy-hardware.h"
 #include "policy-internal.h"
 #include "user-check.h"
+#include "validate/behaviour.h"
 #include "validate/exec-line.h"
 #include "validate/judge.h"
 #include "validate/predict.h"
@@ -82,7 +83,8 @@ static int decide_mirror(UnitRun *u, UnitFile *f, size_t i, const Judgement *j) 
         int r;
 
         /* systemd up to 233 skipped bad names of a list one by one. */
-        if (j->verdict == VERDICT_IGNORED && streq(e->key, "SupplementaryGroups") && v < 234) {
+        if (j->verdict == VERDICT_IGNORED && streq(e->key, "SupplementaryGroups") &&
+            !sd_behaves(SD_FATAL_SECURITY_DIRECTIVES, v)) {
                 _cleanup_free_ char *kept = NULL;
 
                 r = systemd_valid_group_names(v, e->value, &kept);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "basic/strbuf.h"
+#include "validate/behaviour.h"
 #include "user-check.h"
 #include "validate/specifier.h"
 #include "validate/user-name.h"
@@ -21,7 +22,7 @@ static bool all_digits(const char *s) {
 
 /* systemd's own rule at a version: strict before v246, relaxed since. */
 static UserNameMode systemd_mode(unsigned version) {
-        return version >= 246 ? USER_NAME_RELAXED : USER_NAME_STRICT;
+        return sd_behaves(SD_USER_NAMES_RELAXED, version) ? USER_NAME_RELAXED : USER_NAME_STRICT;
 }
 
 /* 1 if the whole name matches, 0 if not, -ENOMEM, or -E2BIG when a limit
@@ -42,7 +43,7 @@ static int name_ok(const Policy *p, unsigned version, const char *name, const ch
         uint32_t uid;
 
         /* Numbers are IDs, judged by how systemd parses them, never names. */
-        if (all_digits(name) || (version < 246 && (name[0] == '+' || startswith(name, "0x"))))
+        if (all_digits(name) || (!sd_behaves(SD_UID_STRICT_PARSE, version) && (name[0] == '+' || startswith(name, "0x"))))
                 return p->numeric_ids && parse_uid(name, version, &uid) >= 0;
 
         switch (p->user_rule) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "basic/hex.h"
+#include "behaviour.h"
 #include "basic/alloc-util.h"
 #include "basic/macro.h"
 #include "basic/strbuf.h"
@@ -252,19 +253,19 @@ static const char *parse_prefixes(const char *f, unsigned version, ExecFlags *re
                         flags |= EXEC_IGNORE_FAILURE;
                 else if (*f == '@' && !(flags & EXEC_SEPARATE_ARGV0))
                         flags |= EXEC_SEPARATE_ARGV0;
-                else if (*f == ':' && version >= 242 && !(flags & EXEC_NO_ENV_EXPAND))
+                else if (*f == ':' && sd_behaves(SD_EXEC_PREFIX_COLON, version) && !(flags & EXEC_NO_ENV_EXPAND))
                         flags |= EXEC_NO_ENV_EXPAND;
-                else if (*f == '+' && version >= 231 && !(flags & privs))
+                else if (*f == '+' && sd_behaves(SD_EXEC_PREFIX_PLUS, version) && !(flags & privs))
                         flags |= EXEC_FULLY_PRIVILEGED;
-                else if (*f == '!' && version >= 235 && !(flags & privs))
+                else if (*f == '!' && sd_behaves(SD_EXEC_PREFIX_BANG, version) && !(flags & privs))
                         flags |= EXEC_NO_SETUID;
-                else if (*f == '!' && version >= 235 && (flags & privs) == EXEC_NO_SETUID) {
+                else if (*f == '!' && sd_behaves(SD_EXEC_PREFIX_BANG, version) && (flags & privs) == EXEC_NO_SETUID) {
                         /* "!!": ambient-capability fallback; v258 dropped the
                          * feature and treats "!!" as "no prefix". */
                         flags &= ~EXEC_NO_SETUID;
-                        if (version < 258)
+                        if (sd_behaves(SD_EXEC_PREFIX_AMBIENT, version))
                                 flags |= EXEC_AMBIENT_MAGIC;
-                } else if (*f == '|' && version >= 258 && !(flags & EXEC_VIA_SHELL))
+                } else if (*f == '|' && sd_behaves(SD_EXEC_PREFIX_PIPE, version) && !(flags & EXEC_VIA_SHELL))
                         flags |= EXEC_VIA_SHELL;
                 else
                         break;
@@ -339,7 +340,7 @@ static int parse_command(const char **p, unsigned version, const char *unit_name
                         r = fail(l, EXEC_LINE_FATAL, flags, "executable name contains special characters");
                         return r < 0 ? r : 0;
                 }
-                if (version >= 239) {
+                if (sd_behaves(SD_EXEC_PATH_SEARCHED, version)) {
                         bool ok = path_is_absolute(path) ? path_is_valid(path) : filename_is_valid(path);
                         if (!ok) {
                                 r = fail(l, EXEC_LINE_FATAL, flags,
@@ -351,7 +352,7 @@ static int parse_command(const char **p, unsigned version, const char *unit_name
                         return r < 0 ? r : 0;
                 }
                 if (endswith(path, "/") ||
-                    (version >= 256 && (endswith(path, "/.") || endswith(path, "/..")))) {
+                    (sd_behaves(SD_EXEC_PATH_DOT_DIRECTORY, version) && (endswith(path, "/.") || endswith(path, "/..")))) {
                         r = fail(l, EXEC_LINE_FATAL, flags, "executable path '%s' specifies a directory", path);
                         return r < 0 ? r : 0;
                 }

@@ -7,6 +7,7 @@
 
 #include "basic/macro.h"
 #include "exec-line.h"
+#include "behaviour.h"
 #include "judge.h"
 #include "parse-util.h"
 #include "path-util.h"
@@ -140,7 +141,7 @@ static int check_group_list(const JudgeContext *ctx, const char *value, Judgemen
                         continue;
                 }
                 c->invalid = true;
-                if (ctx->version >= 234)
+                if (sd_behaves(SD_FATAL_SECURITY_DIRECTIVES, ctx->version))
                         return 0; /* the first bad name decides */
                 /* Older versions skipped just the bad word and went on. */
                 j->partial = true;
@@ -297,7 +298,7 @@ static int check_stdio(const JudgeContext *ctx, const Directive *d, const char *
         unsigned v = ctx->version;
 
         /* Only file:/fd: style errors were ever fatal (v239-v246). */
-        if ((rest = startswith(value, "fd:")) && v >= 235) {
+        if ((rest = startswith(value, "fd:")) && sd_behaves(SD_STDIO_FD, v)) {
                 _cleanup_free_ char *e = NULL;
                 int r = expand(ctx, rest, SPECIFIER_FULL, j, c, &e);
 
@@ -310,9 +311,9 @@ static int check_stdio(const JudgeContext *ctx, const Directive *d, const char *
                 }
                 return 0;
         }
-        if (((rest = startswith(value, "file:")) && v >= 236) ||
-            (output && (rest = startswith(value, "append:")) && v >= 240) ||
-            (output && (rest = startswith(value, "truncate:")) && v >= 248)) {
+        if (((rest = startswith(value, "file:")) && sd_behaves(SD_STDIO_FILE, v)) ||
+            (output && (rest = startswith(value, "append:")) && sd_behaves(SD_STDIO_APPEND, v)) ||
+            (output && (rest = startswith(value, "truncate:")) && sd_behaves(SD_STDIO_TRUNCATE, v))) {
                 *ret_fatal_kind = true;
                 return check_path(ctx, rest, j, c);
         }

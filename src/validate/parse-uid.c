@@ -3,6 +3,7 @@
 #include <stdint.h>
 
 #include "user-name.h"
+#include "behaviour.h"
 
 /* The two IDs that can never name a user: (uid_t) -1 and its 16-bit twin. */
 static int check_uid(uint64_t v, uint32_t *ret) {
@@ -95,7 +96,7 @@ int parse_uid(const char *s, unsigned systemd_version, uint32_t *ret) {
 
         if (!s)
                 return -EINVAL;
-        if (systemd_version >= 246)
+        if (sd_behaves(SD_UID_STRICT_PARSE, systemd_version))
                 r = parse_uid_strict(s, &uid);
         else
                 r = parse_uid_legacy(s, &uid);

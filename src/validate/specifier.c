@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "basic/macro.h"
+#include "behaviour.h"
 #include "basic/strbuf.h"
 #include "specifier.h"
 #include "unit-name.h"
@@ -216,7 +217,7 @@ int specifier_expand(const char *text, SpecifierContext ctx, const char *unit_na
 
                 s = find_spec(c, ctx, version);
                 if (!s) {
-                        if (is_alnum(c) && version >= 236) {
+                        if (is_alnum(c) && sd_behaves(SD_SPECIFIER_UNKNOWN_FATAL, version)) {
                                 info->bad = c;
                                 return -EBADSLT;
                         }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "basic/macro.h"
+#include "behaviour.h"
 #include "basic/utf8.h"
 #include "user-name.h"
 
@@ -246,11 +247,11 @@ UserCheck user_name_check_systemd(const char *name, unsigned systemd_version, ui
         if (strict_chars(name, false))
                 return USER_CHECK_OK;
 
-        if (systemd_version >= 246)
+        if (sd_behaves(SD_USER_NAMES_RELAXED, systemd_version))
                 return relaxed_name(name) ? USER_CHECK_NOTICE : USER_CHECK_INVALID;
 
         /* v243-v245 let dots through (not as first character) with a warning. */
-        if (systemd_version >= 243 && strict_chars(name, true))
+        if (sd_behaves(SD_USER_NAMES_DOTS, systemd_version) && strict_chars(name, true))
                 return USER_CHECK_NOTICE;
 
         return USER_CHECK_INVALID;
