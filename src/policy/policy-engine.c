@@ -144,11 +144,19 @@ static int find_violation(UnitRun *u, const UnitFile *f, const UnitEntry *e, con
         int r;
 
         if (!j->directive) {
+                const Directive *later = directive_lookup(ctx->type, section, e->key);
+
                 if (startswith(e->key, "X-"))
                         return 0;
                 v->action = p->unknown_action;
                 v->setting = strdup("unknown-directives");
-                if (asprintf(&v->why, "Unknown directive '%s' in [%s]", e->key, section ? section : "") < 0)
+                /* Known to a later systemd: say so, it is not a typo. */
+                if (later && !directive_exists_in(later, ctx->version))
+                        r = asprintf(&v->why, "%s= in [%s] is too new for systemd %u (it appeared in %u), which ignores it as unknown",
+                                     e->key, section ? section : "", ctx->version, later->since);
+                else
+                        r = asprintf(&v->why, "Unknown directive '%s' in [%s]", e->key, section ? section : "");
+                if (r < 0)
                         v->why = NULL;
                 return 1;
         }
