@@ -210,7 +210,7 @@ static int describe_fix(const UnitFile *uf, const Diag *d, char **ret) {
                 for (size_t i = 0; i < uf->n_entries; i++) {
                         const UnitEntry *e = &uf->entries[i];
 
-                        if (e->line_first != d->line || e->edit == EDIT_KEEP || (d->key && !streq(d->key, e->key)))
+                        if (e->line_last != d->line || e->edit == EDIT_KEEP || (d->key && !streq(d->key, e->key)))
                                 continue;
                         switch (e->edit) {
                         case EDIT_DROP:

@@ -34,7 +34,7 @@ static int note_line(const FilterPredictor *fp, UnitFile *f, const UnitEntry *e,
         default:
                 return 0;
         }
-        return diag_add(&f->diags, DIAG_NOTE, eff, rule, f->path, e->line_first, unit_entry_section(f, e), e->key,
+        return diag_add(&f->diags, DIAG_NOTE, eff, rule, f->path, e->line_last, unit_entry_section(f, e), e->key,
                         "%s; systemd %u %s", j->message ? j->message : "invalid value", fp->version, what);
 }
 

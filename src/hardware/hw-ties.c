@@ -148,7 +148,7 @@ static int dependency_ties(HwTieList *l, const UnitGroup *g, const UnitFile *f, 
                                 continue;
                         if (asprintf(&via, "%s=%s", key, w) < 0)
                                 return -ENOMEM;
-                        r = add_tie(l, HW_TIE_DEPENDENCY, TAKE_PTR(via), NULL, true, f->path, e->line_first, NULL);
+                        r = add_tie(l, HW_TIE_DEPENDENCY, TAKE_PTR(via), NULL, true, f->path, e->line_last, NULL);
                         if (r < 0)
                                 return r;
                         continue;
@@ -161,7 +161,7 @@ static int dependency_ties(HwTieList *l, const UnitGroup *g, const UnitFile *f, 
                 }
                 if (asprintf(&via, "%s=%s", key, expanded) < 0)
                         return -ENOMEM;
-                r = add_tie(l, HW_TIE_DEPENDENCY, TAKE_PTR(via), TAKE_PTR(path), true, f->path, e->line_first, NULL);
+                r = add_tie(l, HW_TIE_DEPENDENCY, TAKE_PTR(via), TAKE_PTR(path), true, f->path, e->line_last, NULL);
                 if (r < 0)
                         return r;
         }
@@ -194,7 +194,7 @@ static int condition_tie(HwTieList *l, const UnitFile *f, const UnitEntry *e, co
         /* A path condition names a device the unit needs, unless negated;
          * PathExistsGlob names a pattern, not one device. */
         return add_tie(l, HW_TIE_CONDITION, via, node, node && !negated && !strstr(key, "Glob"), f->path,
-                       e->line_first, NULL);
+                       e->line_last, NULL);
 }
 
 typedef enum InstanceKind {

@@ -222,7 +222,7 @@ static int check_one(PolicyEngine *e, UnitGroup *g, const Assertion *a, CondCont
         if (sev == DIAG_ERROR)
                 *rejected = true;
         if (we)
-                return diag_add(&((UnitFile *) wf)->diags, sev, EFFECT_NONE, rule, wf->path, we->line_first,
+                return diag_add(&((UnitFile *) wf)->diags, sev, EFFECT_NONE, rule, wf->path, we->line_last,
                                 unit_entry_section(wf, we), we->key, "%s", msg);
         return diag_add(&g->diags, sev, EFFECT_NONE, rule, unit_group_display_path(g), 0,
                         a->body->kind == COND_KEY ? a->body->section : NULL,

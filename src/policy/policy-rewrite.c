@@ -79,7 +79,7 @@ static int undecided(const Policy *p, const Rewrite *rw, UnitFile *f, const Unit
 
         if (asprintf(&rule, "%s:rewrite.%s", p->name, rw->id) < 0)
                 return -ENOMEM;
-        return diag_add(&f->diags, DIAG_ERROR, EFFECT_NONE, rule, f->path, e->line_first, rw->section, rw->key,
+        return diag_add(&f->diags, DIAG_ERROR, EFFECT_NONE, rule, f->path, e->line_last, rw->section, rw->key,
                         "The rewrite's 'matching' regex hit its %s on this value, so the rewrite cannot be applied; unit rejected",
                         limit);
 }
@@ -89,7 +89,7 @@ static int note(const Policy *p, const Rewrite *rw, UnitFile *f, const UnitEntry
 
         if (asprintf(&rule, "%s:rewrite.%s", p->name, rw->id) < 0)
                 return -ENOMEM;
-        return diag_add(&f->diags, DIAG_NOTE, EFFECT_NONE, rule, f->path, e ? e->line_first : 0,
+        return diag_add(&f->diags, DIAG_NOTE, EFFECT_NONE, rule, f->path, e ? e->line_last : 0,
                         rw->section, rw->key, "%s", what);
 }
 
