@@ -55,7 +55,7 @@ typedef struct HwdbNode {
  * into memory pays a page fault for every page of the copy: a one-key
  * `hwdb query` gets 11 to 13 times as slow on the reference machine (40 to
  * 60 ms more CPU time), against nothing measurable for the SIGBUS guard
- * (see bench/hwdb-bench.sh, part 5). Checking the whole trie at every open
+ * (see bench/hwdb-bench.py, part 5). Checking the whole trie at every open
  * (hwdb_bin_verify()) would make it 4 to 5 times as slow: lookups check
  * what they touch instead. */
 int hwdb_bin_open(const char *path, HwdbBin **ret, const char **ret_reason);
