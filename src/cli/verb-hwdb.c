@@ -229,87 +229,23 @@ static int query_one(Out *o, HwdbLookup *l, const HwdbBin *db, const char *what,
         return r;
 }
 
-/* Complete --stdin lines not answered yet. They are looked up together
- * (hwdb_lookup_many(): the walks overlap their memory stalls), but only
- * lines already read: a group is answered before any read that may block,
- * so a caller feeding one line at a time still gets every answer at once. */
-typedef struct KeyGroup {
-        HwdbLookup *ls;         /* HWDB_LOOKUP_MANY_MAX lookup states */
-        const HwdbBin *db;
-        Out *o;
-        const char *keys[HWDB_LOOKUP_MANY_MAX];
-        size_t n;
-        size_t n_printed;       /* answers written so far */
-        bool looked_up;
-} KeyGroup;
-
-/* Runs under the SIGBUS guard: the answers point into the mapping. */
-static int lookup_and_print_group(void *userdata) {
-        KeyGroup *g = userdata;
-        int rets[HWDB_LOOKUP_MANY_MAX], r;
-
-        r = hwdb_lookup_many(g->ls, g->db, g->keys, g->n, rets);
-        if (r < 0)
-                return r;
-        g->looked_up = true;
-        for (; g->n_printed < g->n; g->n_printed++) {
-                r = print_answer(g->o, &g->ls[g->n_printed], true);
-                if (r < 0)
-                        return r;
-        }
-        return 0;
-}
-
-static int group_flush(KeyGroup *g, const char *what) {
-        int r;
-
-        if (g->n == 0)
-                return 0;
-        g->n_printed = 0;
-        g->looked_up = false;
-        r = hwdb_guard_run(lookup_and_print_group, g);
-        if (r < 0 && r != g->o->error) {
-                if (g->looked_up)
-                        /* Failed while printing: name the key being printed. */
-                        r = query_one(g->o, &g->ls[0], g->db, what, g->keys[g->n_printed], true);
-                else
-                        /* A lookup failed: answer one by one, so that the
-                         * answers before the failing key are written and
-                         * the error names it, as without grouping. */
-                        for (size_t k = 0; k < g->n; k++) {
-                                r = query_one(g->o, &g->ls[0], g->db, what, g->keys[k], true);
-                                if (r < 0)
-                                        break;
-                        }
-        }
-        g->n = 0;
-        return r;
-}
-
-/* Takes one line of --stdin: a refused line (too long, or with a NUL byte,
- * which no key contains) gets an error naming it and an empty answer block,
- * so answers stay in step with the input lines. key stays valid until the
- * group is flushed. */
-static int query_line(KeyGroup *g, const char *what, char *key, size_t len, unsigned long long line,
-                      bool too_long, bool has_nul, size_t *n_refused) {
-        int r;
-
+/* Answers one line of --stdin: a refused line (too long, or with a NUL
+ * byte, which no key contains) gets an error naming it and an empty answer
+ * block, so answers stay in step with the input lines. */
+static int query_line(Out *o, HwdbLookup *l, const HwdbBin *db, const char *what, char *key, size_t len,
+                      unsigned long long line, bool too_long, bool has_nul, size_t *n_refused) {
         if (too_long || has_nul) {
-                r = group_flush(g, what);
-                if (r < 0)
-                        return r;
-                (void) out_flush(g->o);
+                (void) out_flush(o);
                 if (too_long)
                         fprintf(stderr, "<stdin>:%llu: error: key is longer than %u bytes; skipped\n", line,
                                 HWDB_KEY_MAX);
                 else
                         fprintf(stderr, "<stdin>:%llu: error: key contains a NUL byte; skipped\n", line);
                 (*n_refused)++;
-                return out_write(g->o, "\n", 1);
+                return out_write(o, "\n", 1);
         }
         key[len] = '\0';
-        g->keys[g->n++] = key;
-        return g->n == HWDB_LOOKUP_MANY_MAX ? group_flush(g, what) : 0;
+        return query_one(o, l, db, what, key, true);
 }
 
 /* Reads keys line by line from fd. Every byte is looked at once: the scan
@@ -319,10 +255,9 @@ static int query_line(KeyGroup *g, const char *what, char *key, size_t len, unsi
  * read that may block, so a caller talking to us through pipes gets each
  * answer without waiting for the buffer to fill. */
 #define KEY_BUFFER_SIZE (1u << 16)
-static int query_stream(Out *o, HwdbLookup *ls, const HwdbBin *db, const char *what, int fd,
+static int query_stream(Out *o, HwdbLookup *l, const HwdbBin *db, const char *what, int fd,
                         size_t *n_refused) {
         _cleanup_free_ char *buf = NULL;
-        KeyGroup g = { .ls = ls, .db = db, .o = o };
         size_t start = 0, scan = 0, len = 0;    /* line at start, no LF in [start, scan) */
         unsigned long long line = 1;
         bool too_long = false, has_nul = false, eof = false;
@@ -352,7 +287,7 @@ static int query_stream(Out *o, HwdbLookup *ls, const HwdbBin *db, const char *w
                                 start = end;    /* nothing of it is kept */
                         if (!nl)
                                 break;
-                        r = query_line(&g, what, buf + start, end - start, line, too_long, has_nul,
+                        r = query_line(o, l, db, what, buf + start, end - start, line, too_long, has_nul,
                                        n_refused);
                         if (r < 0)
                                 return r;
@@ -360,10 +295,6 @@ static int query_stream(Out *o, HwdbLookup *ls, const HwdbBin *db, const char *w
                         line++;
                         too_long = has_nul = false;
                 }
-                /* The grouped keys point into the buffer, which moves. */
-                r = group_flush(&g, what);
-                if (r < 0)
-                        return r;
                 if (eof)
                         break;
 
@@ -394,18 +325,10 @@ static int query_stream(Out *o, HwdbLookup *ls, const HwdbBin *db, const char *w
         }
 
         /* A last line without a line feed is a key too. */
-        if (len > start || too_long) {
-                r = query_line(&g, what, buf + start, len - start, line, too_long, has_nul, n_refused);
-                if (r < 0)
-                        return r;
-                return group_flush(&g, what);
-        }
+        if (len > start || too_long)
+                return query_line(o, l, db, what, buf + start, len - start, line, too_long, has_nul,
+                                  n_refused);
         return 0;
-}
-
-static void lookups_done(HwdbLookup (*ls)[HWDB_LOOKUP_MANY_MAX]) {
-        for (size_t k = 0; k < HWDB_LOOKUP_MANY_MAX; k++)
-                hwdb_lookup_done(&(*ls)[k]);
 }
 
 static int open_database(const Args *a, HwdbBin **ret, char **ret_what) {
@@ -457,9 +380,7 @@ text:
 static int verb_query(int argc, char **argv) {
         _cleanup_(args_done) Args a = {};
         _cleanup_(hwdb_bin_freep) HwdbBin *db = NULL;
-        /* One lookup state per key of a --stdin group (the first serves
-         * single queries). */
-        _cleanup_(lookups_done) HwdbLookup ls[HWDB_LOOKUP_MANY_MAX] = {};
+        _cleanup_(hwdb_lookup_done) HwdbLookup l = {};
         _cleanup_free_ char *what = NULL;
         _cleanup_free_ Out *o = NULL;
         _cleanup_(hwdb_guard_uninstall) HwdbGuard guard = {};
@@ -510,12 +431,12 @@ static int verb_query(int argc, char **argv) {
         /* One key prints exactly what systemd-hwdb prints; more are framed. */
         block = a.use_stdin || argc - optind > 1;
         for (int i = optind; i < argc && !o->error; i++) {
-                r = query_one(o, &ls[0], db, what, argv[i], block);
+                r = query_one(o, &l, db, what, argv[i], block);
                 if (r < 0 && r != o->error)
                         return EXIT_INPUT;
         }
         if (a.use_stdin && !o->error) {
-                r = query_stream(o, ls, db, what, STDIN_FILENO, &n_refused);
+                r = query_stream(o, &l, db, what, STDIN_FILENO, &n_refused);
                 if (r < 0 && r != o->error)
                         return EXIT_INPUT;
         }

@@ -116,10 +116,8 @@ static inline int hwdb_bin_node(const HwdbBin *b, uint64_t off, HwdbNode *ret) {
         if (n_values > room || n_values * b->value_size > room)
                 return -EBADMSG;
         ret->n_values = n_values;
-        /* The child array is read up to the key's byte: all of it, at
-         * most a few cache lines. */
-        for (uint64_t c = ret->children_off + 64; c < end; c += 64)
-                __builtin_prefetch(b->data + c);
+        if (ret->n_children > 0)
+                __builtin_prefetch(b->data + ret->children_off + b->child_size);
 
         return hwdb_bin_string(b, prefix_off, &ret->prefix);
 }

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include <assert.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -26,15 +25,6 @@ struct HwdbScanFrame {
         uint8_t bracket;        /* BRACKET_* */
         size_t pattern_mark;    /* pattern length before this node */
 };
-
-/* Where one key's literal walk through the trie stands. */
-typedef struct HwdbWalk {
-        const char *key;
-        size_t i;               /* key bytes matched so far */
-        uint64_t off;           /* the node to match next */
-        HwdbNode node;          /* that node, once decoded */
-        bool decoded;
-} HwdbWalk;
 
 /* How far the position set can be trusted for the pattern read so far. */
 enum {
@@ -357,13 +347,11 @@ static bool is_glob_byte(char c) {
         return c == '*' || c == '?' || c == '[';
 }
 
-/* Sets l up for key: 1 to walk, 0 when there is nothing to walk (empty
- * key), or an error. */
-static int walk_begin(HwdbLookup *l, const HwdbBin *b, const char *key, HwdbWalk *w) {
-        size_t key_len;
+int hwdb_lookup(HwdbLookup *l, const HwdbBin *b, const char *key) {
+        uint64_t off = b->root_off;
+        size_t i = 0, key_len;
         int r;
 
-        *w = (HwdbWalk) { .key = key, .off = b->root_off };
         l->n_props = 0;
         if (!key || key[0] == '\0')
                 return 0;
@@ -385,134 +373,70 @@ static int walk_begin(HwdbLookup *l, const HwdbBin *b, const char *key, HwdbWalk
         l->visits = 0;
         l->max_visits = b->max_nodes > UINT64_MAX / (key_len + 2) ? UINT64_MAX
                                                                   : b->max_nodes * (key_len + 2);
-        return 1;
-}
 
-/* One trie level of the literal walk: the node at w->off is matched against
- * the key, its glob children are scanned, and the walk moves to the child of
- * the next key byte, whose node is prefetched. Returns 1 while the walk goes
- * on, 0 when l holds the answer, or an error. */
-static int walk_step(HwdbLookup *l, const HwdbBin *b, HwdbWalk *w, bool yield) {
-        const char *key = w->key;
-        size_t i = w->i, j;
-        const HwdbNode *n = &w->node;
-        int r;
+        for (;;) {
+                HwdbNode n;
+                size_t j;
 
-        /* Decoding prefetches the prefix and the child array; in a batch
-         * the walk gives its turn away until they are there. */
-        if (!w->decoded) {
-                r = hwdb_bin_node(b, w->off, &w->node);
+                r = hwdb_bin_node(b, off, &n);
                 if (r < 0)
                         return r;
-                w->decoded = true;
-                if (yield)
-                        return 1;
-        }
-        w->decoded = false;
 
-        /* The node's own bytes must equal the key literally, up to the
-         * first glob byte; from there fnmatch takes over. */
-        for (j = 0; n->prefix[j] != '\0'; j++) {
-                if (is_glob_byte(n->prefix[j])) {
-                        r = glob_scan(l, b, w->off, -1, j, key, i + j);
-                        return r < 0 ? r : 0;
-                }
-                if (n->prefix[j] != key[i + j])
-                        return 0;
-        }
-        i += j;
-
-        /* One pass over the sorted child array finds the glob children
-         * ('*' < '?' < '[') and the key byte's child. */
-        uint64_t next = 0, globs[3];
-        uint8_t glob_c[3];
-        unsigned n_globs = 0;
-        bool found = false;
-
-        for (unsigned c = 0; c < n->n_children; c++) {
-                uint64_t child;
-                uint8_t e;
-
-                hwdb_bin_child(b, n, c, &e, &child);
-                /* Writers store children before their parent: an edge that
-                 * does not lead down is a cycle. */
-                if (child >= w->off)
-                        return -ELOOP;
-                if (e == '*' || e == '?' || e == '[') {
-                        if (n_globs < 3) {
-                                glob_c[n_globs] = e;
-                                globs[n_globs++] = child;
+                /* The node's own bytes must equal the key literally, up to
+                 * the first glob byte; from there fnmatch takes over. */
+                for (j = 0; n.prefix[j] != '\0'; j++) {
+                        if (is_glob_byte(n.prefix[j])) {
+                                r = glob_scan(l, b, off, -1, j, key, i + j);
+                                return r < 0 ? r : (int) l->n_props;
                         }
+                        if (n.prefix[j] != key[i + j])
+                                return (int) l->n_props;
                 }
-                if (e == (uint8_t) key[i] && key[i] != '\0' && !found) {
-                        next = child;
-                        found = true;
+                i += j;
+
+                /* One pass over the sorted child array finds the glob
+                 * children ('*' < '?' < '[') and the key byte's child. */
+                uint64_t next = 0, globs[3];
+                uint8_t glob_c[3];
+                unsigned n_globs = 0;
+                bool found = false;
+
+                for (unsigned c = 0; c < n.n_children; c++) {
+                        uint64_t child;
+                        uint8_t e;
+
+                        hwdb_bin_child(b, &n, c, &e, &child);
+                        /* Writers store children before their parent: an
+                         * edge that does not lead down is a cycle. */
+                        if (child >= off)
+                                return -ELOOP;
+                        if (e == '*' || e == '?' || e == '[') {
+                                if (n_globs < 3) {
+                                        glob_c[n_globs] = e;
+                                        globs[n_globs++] = child;
+                                }
+                        }
+                        if (e == (uint8_t) key[i] && key[i] != '\0' && !found) {
+                                next = child;
+                                found = true;
+                        }
+                        if (e > '[' && e > (uint8_t) key[i])
+                                break;
                 }
-                if (e > '[' && e > (uint8_t) key[i])
-                        break;
-        }
-        /* Fetched while the glob subtrees are scanned (or, in a batch,
-         * while the other walks take their step). */
-        if (found)
-                __builtin_prefetch(b->data + next);
-        for (unsigned g = 0; g < n_globs; g++) {
-                r = glob_scan(l, b, globs[g], glob_c[g], 0, key, i);
-                if (r < 0)
-                        return r;
-        }
-
-        if (key[i] == '\0') {
-                r = add_values(l, b, n);
-                return r < 0 ? r : 0;
-        }
-        if (!found)
-                return 0;
-        w->off = next;
-        w->i = i + 1;
-        return 1;
-}
-
-int hwdb_lookup(HwdbLookup *l, const HwdbBin *b, const char *key) {
-        HwdbWalk w;
-        int r;
-
-        r = walk_begin(l, b, key, &w);
-        while (r > 0)
-                r = walk_step(l, b, &w, false);
-        return r < 0 ? r : (int) l->n_props;
-}
-
-int hwdb_lookup_many(HwdbLookup *ls, const HwdbBin *b, const char *const *keys, size_t n, int *rets) {
-        HwdbWalk w[HWDB_LOOKUP_MANY_MAX];
-        bool going[HWDB_LOOKUP_MANY_MAX];
-        size_t active = 0;
-
-        assert(n <= HWDB_LOOKUP_MANY_MAX);
-        for (size_t k = 0; k < n; k++) {
-                int r = walk_begin(&ls[k], b, keys[k], &w[k]);
-
-                going[k] = r > 0;
-                active += going[k];
-                rets[k] = r < 0 ? r : 0;
-        }
-        /* Round robin, one trie level per walk and turn: each walk's next
-         * node was prefetched at its last step, so its miss overlaps the
-         * other walks' steps instead of stalling them all. */
-        while (active > 0)
-                for (size_t k = 0; k < n; k++) {
-                        int r;
-
-                        if (!going[k])
-                                continue;
-                        r = walk_step(&ls[k], b, &w[k], true);
-                        if (r > 0)
-                                continue;
-                        going[k] = false;
-                        active--;
-                        rets[k] = r < 0 ? r : (int) ls[k].n_props;
+                for (unsigned g = 0; g < n_globs; g++) {
+                        r = glob_scan(l, b, globs[g], glob_c[g], 0, key, i);
+                        if (r < 0)
+                                return r;
                 }
-        for (size_t k = 0; k < n; k++)
-                if (rets[k] < 0)
-                        return rets[k];
-        return 0;
+
+                if (key[i] == '\0') {
+                        r = add_values(l, b, &n);
+                        return r < 0 ? r : (int) l->n_props;
+                }
+
+                if (!found)
+                        return (int) l->n_props;
+                off = next;
+                i++;
+        }
 }

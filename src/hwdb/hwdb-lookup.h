@@ -59,14 +59,3 @@ void hwdb_lookup_done(HwdbLookup *l);
  * the walk takes an edge that does not lead to a lower offset (a cycle) or
  * exceeds the limits a well-formed file can reach. */
 int hwdb_lookup(HwdbLookup *l, const HwdbBin *b, const char *key);
-
-/* Most keys hwdb_lookup_many() takes at once. */
-#define HWDB_LOOKUP_MANY_MAX 16u
-
-/* Looks up n keys (n <= HWDB_LOOKUP_MANY_MAX) at once, one lookup state per
- * key: ls[k] gets the answer for keys[k] and rets[k] what hwdb_lookup()
- * would have returned. The answers are exactly hwdb_lookup()'s; the walks
- * only take turns, one trie level each, so that the memory latency of one
- * walk (a lookup is a chain of dependent loads through the file) overlaps
- * the work of the others. Returns the first negative rets[k], else 0. */
-int hwdb_lookup_many(HwdbLookup *ls, const HwdbBin *b, const char *const *keys, size_t n, int *rets);
