@@ -21,9 +21,10 @@ that gets busier halfway through moves both runs of a pair, not one side.
   5. ways of holding hwdb.bin in fresh processes (bench/hwdb-open-bench)
 
 Usage: hwdb-bench.py [UNITGUARD] [--sources DIR] [--keys N] [--repeat N]
-                     [--pairs N] [--query-pairs N] [--quick]
+                     [--pairs N] [--query-pairs N] [--baseline UNITGUARD] [--quick]
   UNITGUARD  default build/src/cli/unitguard; hwdb-open-bench is taken
              from the same build directory
+  --baseline another build to compare with (before/after), pair by pair
 Takes about a minute on 2 cores (--quick: a few seconds, for a smoke test).
 """
 import argparse
@@ -127,6 +128,8 @@ def main():
     ap.add_argument("--repeat", type=int, default=2, help="passes over the keys per batch run")
     ap.add_argument("--pairs", type=int, default=7, help="pairs per batch and compile comparison")
     ap.add_argument("--query-pairs", type=int, default=200, help="pairs of one-query processes")
+    ap.add_argument("--baseline", help="another unitguard binary (say, an older build): batch lookups "
+                    "and one-query processes are also compared with it")
     ap.add_argument("--quick", action="store_true", help="tiny counts: checks that the bench runs")
     a = ap.parse_args()
     if a.quick:
@@ -143,6 +146,9 @@ def main():
 
     print("machine: " + machine())
     print("unitguard: " + ug)
+    base = os.path.abspath(a.baseline) if a.baseline else None
+    if base:
+        print("baseline: " + base)
     if sd:
         v = subprocess.run(["systemd-hwdb", "--version"], capture_output=True, text=True).stdout
         print("reference: %s (%s)" % (sd, v.splitlines()[0] if v else "?"))
@@ -182,6 +188,10 @@ def main():
             compare(("on %s hwdb.bin" % who, [ug, "hwdb", "query", "--stdin", "--bin", bin_main]),
                     ("on unitguard's hwdb.bin", [ug, "hwdb", "query", "--stdin", "--bin", ugbin]),
                     a.pairs, path, per=n, unit="s", ok=(0, 1))
+            if base:
+                compare(("unitguard", [ug, "hwdb", "query", "--stdin", "--bin", bin_main]),
+                        ("baseline", [base, "hwdb", "query", "--stdin", "--bin", bin_main]),
+                        a.pairs, path, per=n, unit="s", ok=(0, 1))
         print("-- text sources vs hwdb.bin, %d lookups (pattern keys)" % n_pat)
         compare(("text sources", [ug, "hwdb", "query", "--stdin", "--hwdb-dir", hwdbd]),
                 ("unitguard's hwdb.bin", [ug, "hwdb", "query", "--stdin", "--bin", ugbin]),
@@ -198,6 +208,13 @@ def main():
                     ("/bin/true", ["/bin/true"]), a.query_pairs)
         compare(("unitguard hwdb query", [ug, "hwdb", "query", "--root", root, key]),
                 ("/bin/true", ["/bin/true"]), a.query_pairs)
+        if base:
+            compare(("unitguard hwdb query", [ug, "hwdb", "query", "--root", root, key]),
+                    ("baseline hwdb query", [base, "hwdb", "query", "--root", root, key]), a.query_pairs)
+            if sd:
+                compare(("baseline hwdb query", [base, "hwdb", "query", "--root", root, key]),
+                        ("systemd-hwdb query", ["systemd-hwdb", "query", "--root=" + root, key]),
+                        a.query_pairs)
 
         print()
         print("== 3. compile the full sources, %d pairs" % a.pairs)
