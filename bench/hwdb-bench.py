@@ -127,7 +127,7 @@ def main():
     ap.add_argument("--keys", type=int, default=50000, help="distinct keys per key set")
     ap.add_argument("--repeat", type=int, default=2, help="passes over the keys per batch run")
     ap.add_argument("--pairs", type=int, default=7, help="pairs per batch and compile comparison")
-    ap.add_argument("--query-pairs", type=int, default=200, help="pairs of one-query processes")
+    ap.add_argument("--query-pairs", type=int, default=100, help="pairs of one-query processes")
     ap.add_argument("--baseline", help="another unitguard binary (say, an older build): batch lookups "
                     "and one-query processes are also compared with it")
     ap.add_argument("--quick", action="store_true", help="tiny counts: checks that the bench runs")
@@ -240,7 +240,7 @@ def main():
                 f.write(b"\n".join(pat_raw.split(b"\n")[:1000]) + b"\n")
             print("== 5. holding hwdb.bin (%d bytes), each way alternating with the mmap reference" %
                   os.path.getsize(bin_main))
-            rounds = (2, 2) if a.quick else (50, 20)
+            rounds = (2, 2) if a.quick else (30, 10)
             for keys, n in (("keys-one", rounds[0]), ("keys-1000", rounds[1])):
                 p = subprocess.run([open_bench, bin_main, os.path.join(tmp, keys), str(n)], check=True,
                                    capture_output=True, text=True)
