@@ -74,7 +74,10 @@ static inline void hwdb_bin_freep(HwdbBin **b) {
 
 /* Accessors. All return -EBADMSG on anything out of bounds. They are
  * inline: a lookup decodes a node per trie level and the call, not the
- * checks, was a measurable share of it (bench/hwdb-bench.py). */
+ * checks, was a measurable share of it (bench/hwdb-bench.py). The checks
+ * themselves (these and the lookup's edge and visit limits) cost about 5%
+ * of a batch lookup on systemd's hwdb.bin: measured by building without
+ * them, in-process, alternating runs, median of 11 pairwise ratios 1.05. */
 int hwdb_bin_string_slow(const HwdbBin *b, uint64_t off, const char **ret);
 static inline int hwdb_bin_string(const HwdbBin *b, uint64_t off, const char **ret) {
         if (off >= b->size)
