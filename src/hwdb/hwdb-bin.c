@@ -197,7 +197,7 @@ HwdbBin *hwdb_bin_free(HwdbBin *b) {
         return NULL;
 }
 
-int hwdb_bin_string(const HwdbBin *b, uint64_t off, const char **ret) {
+int hwdb_bin_string_slow(const HwdbBin *b, uint64_t off, const char **ret) {
         const uint8_t *p;
 
         if (off >= b->size)
@@ -207,40 +207,6 @@ int hwdb_bin_string(const HwdbBin *b, uint64_t off, const char **ret) {
                 return -EBADMSG;
         *ret = (const char *) p;
         return 0;
-}
-
-int hwdb_bin_node(const HwdbBin *b, uint64_t off, HwdbNode *ret) {
-        const uint8_t *p;
-        uint64_t n_values, end, room;
-
-        if (off > b->size || b->size - off < b->node_size)
-                return -EBADMSG;
-        p = b->data + off;
-
-        ret->n_children = p[HWDB_NODE_CHILDREN];
-        n_values = hwdb_get64(p + HWDB_NODE_VALUES);
-        ret->children_off = off + b->node_size;
-        ret->values_off = ret->children_off + (uint64_t) ret->n_children * b->child_size;
-
-        /* Both arrays have to fit behind the node. Strides are capped, so
-         * the child array cannot overflow; the value count can be anything. */
-        end = ret->values_off;
-        if (end > b->size)
-                return -EBADMSG;
-        room = b->size - end;
-        if (n_values > room / b->value_size)
-                return -EBADMSG;
-        ret->n_values = n_values;
-
-        return hwdb_bin_string(b, hwdb_get64(p + HWDB_NODE_PREFIX), &ret->prefix);
-}
-
-void hwdb_bin_child(const HwdbBin *b, const HwdbNode *n, unsigned i, uint8_t *ret_c,
-                    uint64_t *ret_off) {
-        const uint8_t *e = b->data + n->children_off + (uint64_t) i * b->child_size;
-
-        *ret_c = e[HWDB_CHILD_C];
-        *ret_off = hwdb_get64(e + HWDB_CHILD_OFF);
 }
 
 int hwdb_bin_find_child(const HwdbBin *b, const HwdbNode *n, uint8_t c, uint64_t *ret_off) {

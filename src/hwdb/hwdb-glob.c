@@ -19,14 +19,20 @@ void hwdb_glob_set_single(const HwdbGlobKey *k, uint64_t *s, size_t pos) {
 int hwdb_glob_key_init(HwdbGlobKey *k, const char *key, size_t len) {
         size_t words = len / 64 + 1, need;
 
+        /* Back to all zero: only the last short key's bytes are set. */
+        for (size_t j = 0; j < k->n_direct_bytes; j++)
+                k->direct[k->direct_bytes[j]] = 0;
+        k->n_direct_bytes = 0;
+
         k->len = len;
         k->usable = len <= HWDB_GLOB_MAX_KEY;
         if (!k->usable)
                 return 0;
         k->words = words;
 
-        /* valid + slot 0 + one slot per distinct byte (at most 255). */
-        need = words * (2 + MIN(len, (size_t) 255));
+        /* valid, and for long keys slot 0 + one slot per distinct byte (at
+         * most 255). */
+        need = words == 1 ? 1 : words * (2 + MIN(len, (size_t) 255));
         if (need > k->allocated) {
                 uint64_t *n = reallocarray_safe(k->valid, need, sizeof(uint64_t));
 
@@ -45,10 +51,6 @@ int hwdb_glob_key_init(HwdbGlobKey *k, const char *key, size_t len) {
         uint64_t *restrict masks = k->masks;
         unsigned n_masks = 1;  /* slot 0 stays all-zero: bytes absent from the key */
 
-        /* One memset for every slot the key can need beats zeroing each
-         * slot when it is first used. */
-        memset(index, 0, sizeof(k->index));
-        memset(masks, 0, words * (1 + MIN(len, (size_t) 255)) * sizeof(uint64_t));
         for (size_t i = 0; i < words; i++)
                 valid[i] = ~UINT64_C(0);
         /* Positions 0..len are valid: clear the bits above len. */
@@ -56,28 +58,31 @@ int hwdb_glob_key_init(HwdbGlobKey *k, const char *key, size_t len) {
                 valid[words - 1] = (UINT64_C(1) << (len % 64 + 1)) - 1;
 
         if (words == 1) {
-                /* Short keys (the usual case): one word per byte. */
+                /* Short keys (the usual case): no branch, no slot. */
+                uint64_t *restrict direct = k->direct;
                 uint64_t bit = 2;
 
-                for (size_t j = 0; j < len; j++, bit <<= 1) {
-                        uint8_t c = (uint8_t) key[j];
-                        unsigned slot = index[c];
+                for (size_t j = 0; j < len; j++, bit <<= 1)
+                        direct[(uint8_t) key[j]] |= bit;
+                memcpy(k->direct_bytes, key, len);
+                k->n_direct_bytes = len;
+                return 0;
+        }
 
-                        if (slot == 0)
-                                index[c] = (uint8_t) (slot = n_masks++);
-                        masks[slot] |= bit;
-                }
-        } else
-                for (size_t j = 0; j < len; j++) {
-                        uint8_t c = (uint8_t) key[j];
-                        unsigned slot = index[c];
-                        uint64_t *m;
+        /* One memset for every slot the key can need beats zeroing each
+         * slot when it is first used. */
+        memset(index, 0, sizeof(k->index));
+        memset(masks, 0, words * (1 + MIN(len, (size_t) 255)) * sizeof(uint64_t));
+        for (size_t j = 0; j < len; j++) {
+                uint8_t c = (uint8_t) key[j];
+                unsigned slot = index[c];
+                uint64_t *m;
 
-                        if (slot == 0)
-                                index[c] = (uint8_t) (slot = n_masks++);
-                        m = masks + slot * words;
-                        m[(j + 1) / 64] |= UINT64_C(1) << ((j + 1) % 64);
-                }
+                if (slot == 0)
+                        index[c] = (uint8_t) (slot = n_masks++);
+                m = masks + slot * words;
+                m[(j + 1) / 64] |= UINT64_C(1) << ((j + 1) % 64);
+        }
         k->n_masks = n_masks;
         return 0;
 }
@@ -117,7 +122,7 @@ bool hwdb_glob_step(const HwdbGlobKey *k, uint64_t *dst, const uint64_t *src, ui
                 break;
 
         default:
-                m = k->masks + (size_t) k->index[c] * words;
+                m = words == 1 ? &k->direct[c] : k->masks + (size_t) k->index[c] * words;
                 break;
         }
 

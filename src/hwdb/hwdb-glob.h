@@ -24,7 +24,15 @@ typedef struct HwdbGlobKey {
         size_t len;
         size_t words;
         bool usable;
-        uint8_t index[256];     /* byte -> slot in masks, 0 = not in key */
+        /* Keys shorter than 64 bytes (one word, the usual case): the mask
+         * of each byte, indexed by the byte itself. All zero but for the
+         * bytes of the last such key, which the next set-up clears: no
+         * 2 KiB clear and no slot assignment per key. */
+        uint64_t direct[256];
+        uint8_t direct_bytes[64];
+        size_t n_direct_bytes;
+        /* Longer keys: byte -> slot in masks, 0 = not in key. */
+        uint8_t index[256];
         unsigned n_masks;
         uint64_t *valid;        /* positions 0..len */
         uint64_t *masks;        /* per slot: positions j+1 where key[j] == byte */

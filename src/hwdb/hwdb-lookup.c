@@ -12,6 +12,11 @@
 /* A trie deeper than this is not something any writer produces; it guards
  * the explicit stack against crafted files. */
 #define HWDB_MAX_DEPTH 65536u
+/* GREEDY_REALLOC with the common case (room enough) inline: a glob scan
+ * reserves up to four buffers per node it enters. */
+#define RESERVE(array, allocated, need)                                         \
+        ((array) && (need) <= (allocated) ? 0 : GREEDY_REALLOC(array, allocated, need))
+
 /* Below this many properties a linear scan beats hashing. */
 #define HWDB_INDEX_THRESHOLD 16u
 
@@ -182,7 +187,7 @@ static int add_property(HwdbLookup *l, const HwdbBin *b, const uint8_t *entry) {
                 return 0;
         }
 
-        r = GREEDY_REALLOC(l->props, l->props_allocated, l->n_props + 1);
+        r = RESERVE(l->props, l->props_allocated, l->n_props + 1);
         if (r < 0)
                 return r;
         l->props[l->n_props++] = np;
@@ -214,7 +219,7 @@ static int pattern_reserve(HwdbLookup *l, const HwdbBin *b, size_t extra) {
          * file itself; anything longer comes from a cycle. */
         if (extra > b->size || l->pattern_len + extra > b->size)
                 return -ELOOP;
-        return GREEDY_REALLOC(l->pattern, l->pattern_allocated, l->pattern_len + extra + 1);
+        return RESERVE(l->pattern, l->pattern_allocated, l->pattern_len + extra + 1);
 }
 
 /* Pushes the node at off onto the scan stack: its edge byte (if any) and its
@@ -243,7 +248,7 @@ static int scan_enter(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, s
                 return r;
 
         if (mode != MATCH_OFF) {
-                r = GREEDY_REALLOC(l->sets, l->sets_allocated, (l->n_stack + 2) * words);
+                r = RESERVE(l->sets, l->sets_allocated, (l->n_stack + 2) * words);
                 if (r < 0)
                         return r;
                 parent = l->sets + l->n_stack * words;
@@ -261,7 +266,7 @@ static int scan_enter(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, s
                 if (pattern_step(l->glob, s, &mode, &bracket, (uint8_t) p[i]))
                         goto prune;
 
-        r = GREEDY_REALLOC(l->stack, l->stack_allocated, l->n_stack + 1);
+        r = RESERVE(l->stack, l->stack_allocated, l->n_stack + 1);
         if (r < 0)
                 return r;
         f = &l->stack[l->n_stack++];
@@ -289,7 +294,7 @@ static int glob_scan(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, si
         l->pattern_len = 0;
         l->n_stack = 0;
         if (mode != MATCH_OFF) {
-                r = GREEDY_REALLOC(l->sets, l->sets_allocated, 2 * l->glob->words);
+                r = RESERVE(l->sets, l->sets_allocated, 2 * l->glob->words);
                 if (r < 0)
                         return r;
                 hwdb_glob_set_single(l->glob, l->sets, pos);

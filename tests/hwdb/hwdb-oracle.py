@@ -17,6 +17,10 @@ and once by `unitguard hwdb compile`. Then every key is answered
     per key, run in parallel), which also ties the in-process reference to
     the real command.
 
+Registered twice: with the default key mix, and as hwdb-oracle-large with
+tens of thousands of pattern keys plus the benchmark's modalias mix, so
+every lookup path the benchmarks time is checked at their scale.
+
 Exit 77 (skip) when systemd-hwdb or the sources are missing.
 """
 import argparse
@@ -100,6 +104,8 @@ def main():
     ap.add_argument("--unitguard", required=True)
     ap.add_argument("--sources", default="/lib/udev/hwdb.d")
     ap.add_argument("--count", type=int, default=3000)
+    ap.add_argument("--realistic", type=int, default=0,
+                    help="also this many keys of the benchmark's modalias mix (hwdb-keys.py --realistic)")
     ap.add_argument("--cli-sample", type=int, default=300)
     a = ap.parse_args()
 
@@ -111,6 +117,10 @@ def main():
     keys = subprocess.run([sys.executable, os.path.join(HERE, "hwdb-keys.py"), "--dir", a.sources,
                            "--count", str(a.count)], check=True, stdout=subprocess.PIPE).stdout
     keys = keys.split(b"\n")[:-1]
+    if a.realistic:
+        keys += subprocess.run([sys.executable, os.path.join(HERE, "hwdb-keys.py"), "--dir", a.sources,
+                                "--count", str(a.realistic), "--realistic", "--seed", "11"],
+                               check=True, stdout=subprocess.PIPE).stdout.split(b"\n")[:-1]
 
     with tempfile.TemporaryDirectory(prefix="ug-hwdb-oracle-") as tmp:
         sd_root = os.path.join(tmp, "sd")
