@@ -430,15 +430,21 @@ static int verb_query(int argc, char **argv) {
 
         /* One key prints exactly what systemd-hwdb prints; more are framed. */
         block = a.use_stdin || argc - optind > 1;
+        /* A failed lookup ends the run, but the answers before it are
+         * written first, whether they came one by one or in a batch. */
         for (int i = optind; i < argc && !o->error; i++) {
                 r = query_one(o, &l, db, what, argv[i], block);
-                if (r < 0 && r != o->error)
+                if (r < 0 && r != o->error) {
+                        (void) out_flush(o);
                         return EXIT_INPUT;
+                }
         }
         if (a.use_stdin && !o->error) {
                 r = query_stream(o, &l, db, what, STDIN_FILENO, &n_refused);
-                if (r < 0 && r != o->error)
+                if (r < 0 && r != o->error) {
+                        (void) out_flush(o);
                         return EXIT_INPUT;
+                }
         }
         (void) out_flush(o);
         r = output_status(o);

@@ -31,7 +31,7 @@ void gen_log_close(GenLog *l) {
         l->kmsg = false;
 }
 
-static void log_line(GenLog *l, GenLogLevel level, const char *fmt, va_list ap) {
+_printf_(3, 0) static void log_line(GenLog *l, GenLogLevel level, const char *fmt, va_list ap) {
         char line[GEN_LOG_LINE_MAX + 64];
         int prefix, n;
         size_t len;
