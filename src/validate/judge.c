@@ -231,7 +231,7 @@ static int check_unit_name(const JudgeContext *ctx, const Directive *d, const ch
                         return r;
                 e = expanded;
         }
-        if (d->values && d->values[0] && !endswith(e, d->values[0])) {
+        if (d->values && d->values[0] && d->values[0][0] == '.' && !endswith(e, d->values[0])) {
                 c->invalid = true;
                 return set_message(j, "'%s': unit must be of type %s", e, d->values[0] + 1);
         }
@@ -407,7 +407,8 @@ static int judge_value(const JudgeContext *ctx, const Directive *d, const char *
         case DIRECTIVE_SECURITY_LABEL:
                 return check_security_label(ctx, value, j, c);
         case DIRECTIVE_UNIT_NAME:
-                return check_unit_name(ctx, d, value, false, j, c);
+                /* Timers and paths may trigger a template ("@template"). */
+                return check_unit_name(ctx, d, value, d->values && streq(d->values[0], "@template"), j, c);
         case DIRECTIVE_UNIT_NAME_LIST:
                 return check_unit_name_list(ctx, d, value, j, c);
         case DIRECTIVE_ENUM:

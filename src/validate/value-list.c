@@ -74,6 +74,12 @@ static bool sorted_has(const char *const *list, size_t n, const char *w) {
 }
 
 static bool errno_name_ok(const char *s) {
+        /* Aliases glibc does not name. */
+        static const char *const aliases[] = { "EWOULDBLOCK", "EDEADLOCK", "ENOTSUP", NULL };
+
+        for (const char *const *a = aliases; *a; a++)
+                if (strcasecmp(*a, s) == 0)
+                        return true;
         for (int e = 1; e < 4096; e++) {
                 const char *n = strerrorname_np(e);
                 if (n && strcasecmp(n, s) == 0)

@@ -81,13 +81,18 @@ int value_check_path_single(const char *v, const char *const *args) {
         return path_word_ok(v, args) ? VALUE_OK : VALUE_BAD;
 }
 
-/* PIDFile=: a relative path is taken below /run; an absolute one must not
- * contain "/../". */
+/* PIDFile=: a relative path is taken below /run/; then as path_ok(). */
 int value_check_pid_file(const char *v, const char *const *args) {
+        char buf[VALIDATE_PATH_MAX + 8];
+
         (void) args;
-        if (v[0] != '/')
-                return VALUE_OK;
-        return strstr(v, "/../") ? VALUE_BAD : VALUE_OK;
+        if (v[0] == '/')
+                return path_ok(v) ? VALUE_OK : VALUE_BAD;
+        if (strlen(v) >= VALIDATE_PATH_MAX)
+                return VALUE_BAD;
+        strcpy(buf, "/run/");
+        strcat(buf, v);
+        return path_ok(buf) ? VALUE_OK : VALUE_BAD;
 }
 
 /* ExecSearchPath=: ':'-separated absolute paths. */
@@ -160,7 +165,7 @@ static bool directory_word_ok(const char *w, const char *const *args) {
                 return false;
         colon = strchr(c, ':');
         if (colon) {
-                if (!value_args_has(args, "symlink"))
+                if (!value_args_has(args, "symlink") && colon[1])
                         return false;
                 *colon++ = 0;
                 /* Only the first ':' splits; the rest names the link. */
