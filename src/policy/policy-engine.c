@@ -48,8 +48,9 @@ static int report(UnitRun *u, DiagSeverity sev, SystemdEffect eff, const char *s
         if (asprintf(&rule, "%s:%s", u->p->name, setting) < 0)
                 return -ENOMEM;
         va_start(ap, fmt);
+        /* A continued entry is named by its last physical line, as systemd does. */
         r = diag_addv(f ? &((UnitFile *) f)->diags : &u->g->diags, sev, eff, rule,
-                      f ? f->path : unit_group_display_path(u->g), e ? e->line_first : 0,
+                      f ? f->path : unit_group_display_path(u->g), e ? e->line_last : 0,
                       e ? unit_entry_section(f, e) : NULL, e ? e->key : NULL, fmt, ap);
         va_end(ap);
         return r;
