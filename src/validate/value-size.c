@@ -7,14 +7,14 @@
 #include "value-check.h"
 
 /* parse_size() with base 1024: a sum of "<number>[.<fraction>][ ]<suffix>"
- * terms, suffixes B K M G T P E (upper case only). */
+ * terms in decreasing units, suffixes B K M G T P E (upper case only). */
 int value_parse_size(const char *s, uint64_t *ret) {
         static const struct {
                 char suffix;
                 unsigned shift;
         } table[] = { { 'E', 60 }, { 'P', 50 }, { 'T', 40 }, { 'G', 30 }, { 'M', 20 }, { 'K', 10 }, { 'B', 0 } };
         const char *p = s;
-        unsigned __int128 total = 0;
+        unsigned __int128 total = 0, last = (unsigned __int128) 1 << 61;
         bool something = false;
 
         p += strspn(p, " \t\n");
@@ -57,6 +57,10 @@ int value_parse_size(const char *s, uint64_t *ret) {
                         }
                 if (mult == 1 && *p && !isdigit((unsigned char) *p))
                         return -EINVAL;
+                /* Terms go from larger to smaller units: "3.5G3B", not "3B3.5G". */
+                if (mult >= last)
+                        return -EINVAL;
+                last = mult;
                 total += whole * mult + frac * mult / scale;
                 if (total > UINT64_MAX)
                         return -ERANGE;

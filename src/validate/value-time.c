@@ -68,6 +68,8 @@ int value_parse_time(const char *s, uint64_t default_unit, bool nsec, uint64_t *
                 }
                 if (*p == '-')
                         return -ERANGE;
+                if (*p == '+') /* strtoll() takes a sign */
+                        p++;
                 start = p;
                 while (isdigit((unsigned char) *p)) {
                         whole = whole * 10 + (unsigned) (*p++ - '0');
@@ -90,8 +92,10 @@ int value_parse_time(const char *s, uint64_t default_unit, bool nsec, uint64_t *
                 }
                 if (!digits || p == start)
                         return -EINVAL;
-                p += strspn(p, " \t\n");
+                size_t blanks = strspn(p, " \t\n");
+                p += blanks;
                 mult = nsec ? default_unit : default_unit * NSEC_PER_USEC;
+                bool unit = blanks > 0;
                 for (size_t i = 0; i < ELEMENTSOF(time_units); i++) {
                         const char *e = startswith(p, time_units[i].suffix);
 
@@ -101,9 +105,12 @@ int value_parse_time(const char *s, uint64_t default_unit, bool nsec, uint64_t *
                                 continue; /* "ns" only where nanoseconds are parsed */
                         mult = time_units[i].nsec;
                         p = e;
+                        unit = true;
                         break;
                 }
-                if (*p && !isspace((unsigned char) *p) && !isdigit((unsigned char) *p) && *p != '.')
+                /* "3.1s.2" and "3.1 .2" are two terms; "12.3.4s" is not
+                 * (unit: a unit or blanks ended the term). */
+                if (*p && !isspace((unsigned char) *p) && !isdigit((unsigned char) *p) && (*p != '.' || !unit))
                         return -EINVAL;
                 total += whole * mult + frac * mult / scale;
                 if (total >= (unsigned __int128) UINT64_MAX * (nsec ? 1 : NSEC_PER_USEC))
@@ -124,62 +131,67 @@ int value_check_timespan(const char *v, const char *const *args) {
 
 /* ---- calendar specifications ---- */
 
-/* One component list: "*", "N", "N..M", with "/R" repetition, ','
- * separated. frac: seconds may carry a fraction. Reads up to a char in
- * stop (or the end). */
-static int calendar_component(const char **pp, unsigned min, unsigned max, bool frac, bool allow_star) {
+/* One number of a component: digits, with a fraction where frac is set.
+ * Returns the value in millionths (or whole units). */
+static int calendar_number(const char **pp, bool frac, uint64_t *ret) {
+        const char *p = *pp;
+        uint64_t v = 0, f = 0, scale = 1000000;
+
+        if (!isdigit((unsigned char) *p))
+                return -EINVAL;
+        for (; isdigit((unsigned char) *p); p++) {
+                v = v * 10 + (uint64_t) (*p - '0');
+                if (v > 100000)
+                        return -ERANGE;
+        }
+        if (frac && *p == '.') {
+                p++;
+                if (!isdigit((unsigned char) *p))
+                        return -EINVAL;
+                for (; isdigit((unsigned char) *p); p++)
+                        if (scale > 1) {
+                                scale /= 10;
+                                f += (uint64_t) (*p - '0') * scale;
+                        }
+        }
+        *pp = p;
+        *ret = v * 1000000 + f;
+        return 0;
+}
+
+/* One component list: "*", "N", "N..M", "N/R", "N..M/R", ','-separated.
+ * Values in [min, max]; a year may be given with two digits (70-99 is
+ * 19xx, 00-69 is 20xx). frac: seconds, with fractions. */
+static int calendar_component(const char **pp, unsigned min, unsigned max, bool frac, bool year) {
         const char *p = *pp;
 
         for (;;) {
-                unsigned long a, b;
-                char *e;
+                uint64_t a, b, rep;
+                const char *numstart = p;
 
                 if (*p == '*') {
-                        if (!allow_star)
-                                return -EINVAL;
                         p++;
-                        a = min;
+                        if (*p == '/')
+                                return -EINVAL; /* "*" repeats already */
                 } else {
-                        if (!isdigit((unsigned char) *p))
+                        if (calendar_number(&p, frac, &a) < 0)
                                 return -EINVAL;
-                        a = strtoul(p, &e, 10);
-                        p = e;
-                        if (frac && *p == '.') {
-                                p++;
-                                if (!isdigit((unsigned char) *p))
-                                        return -EINVAL;
-                                while (isdigit((unsigned char) *p))
-                                        p++;
-                        }
-                        if (a < min || a > max)
+                        if (year && p - numstart <= 2)
+                                a = (a / 1000000 < 70 ? 2000 : 1900) * 1000000 + a;
+                        if (a / 1000000 < min || a / 1000000 > max)
                                 return -ERANGE;
                         if (startswith(p, "..")) {
                                 p += 2;
-                                if (!isdigit((unsigned char) *p))
+                                if (calendar_number(&p, frac, &b) < 0)
                                         return -EINVAL;
-                                b = strtoul(p, &e, 10);
-                                p = e;
-                                if (frac && *p == '.') {
-                                        p++;
-                                        while (isdigit((unsigned char) *p))
-                                                p++;
-                                }
-                                if (b < a || b > max)
+                                if (b / 1000000 > max || (frac ? b / 1000000 <= a / 1000000 : b < a))
                                         return -ERANGE;
                         }
-                }
-                if (*p == '/') {
-                        double r;
-                        p++;
-                        if (!isdigit((unsigned char) *p))
-                                return -EINVAL;
-                        r = strtod(p, &e);
-                        if (!frac) {
-                                r = (double) strtoul(p, &e, 10);
+                        if (*p == '/') {
+                                p++;
+                                if (calendar_number(&p, frac, &rep) < 0 || rep == 0)
+                                        return -EINVAL;
                         }
-                        p = e;
-                        if (r <= 0)
-                                return -ERANGE;
                 }
                 if (*p != ',')
                         break;
@@ -215,12 +227,16 @@ static int calendar_weekday(const char **pp) {
                         first = found;
                         if (range == 0 && startswith(p, ".."))
                                 p += 2;
+                        else if (range == 0 && *p == '-')
+                                p++;
                         else
                                 break;
                 }
                 if (*p != ',')
                         break;
                 p++;
+                if (!*p)
+                        break; /* "Wed, 17:48" */
         }
         *pp = p;
         return 0;
@@ -230,7 +246,7 @@ static bool timezone_ok(const char *tz) {
         char path[512];
         struct stat st;
 
-        if (streq(tz, "UTC"))
+        if (strcasecmp(tz, "UTC") == 0)
                 return true;
         if (!*tz || tz[0] == '/' || strstr(tz, "..") || strlen(tz) > 255)
                 return false;
@@ -256,12 +272,17 @@ static int calendar_date(const char *t) {
                         return -EINVAL;
                 p++;
         }
-        r = calendar_component(&p, 1, 12, false, true);
+        r = calendar_component(&p, 1, 12, false, false);
         if (r < 0 || (*p != '-' && *p != '~'))
                 return -EINVAL;
-        p++;
-        r = calendar_component(&p, 1, 31, false, true);
+        bool last = *p++ == '~';
+        const char *day = p;
+        r = calendar_component(&p, 1, 31, false, false);
         if (r < 0 || *p)
+                return -EINVAL;
+        /* Counting back from the month's end, "~N/R" needs R < N. */
+        if (last && !strchr(day, ',') && !strstr(day, "..") && strchr(day, '/') &&
+            strtoul(strchr(day, '/') + 1, NULL, 10) >= strtoul(day, NULL, 10))
                 return -EINVAL;
         return 0;
 }
@@ -270,16 +291,16 @@ static int calendar_time(const char *t) {
         const char *p = t;
         int r;
 
-        r = calendar_component(&p, 0, 23, false, true);
+        r = calendar_component(&p, 0, 23, false, false);
         if (r < 0 || *p != ':')
                 return -EINVAL;
         p++;
-        r = calendar_component(&p, 0, 59, false, true);
+        r = calendar_component(&p, 0, 59, false, false);
         if (r < 0)
                 return -EINVAL;
         if (*p == ':') {
                 p++;
-                r = calendar_component(&p, 0, 59, true, true);
+                r = calendar_component(&p, 0, 59, true, false);
                 if (r < 0)
                         return -EINVAL;
         }
@@ -289,7 +310,7 @@ static int calendar_time(const char *t) {
 /* calendar_spec_from_string() of systemd 252 as far as validity goes. */
 int value_check_calendar(const char *v, const char *const *args) {
         static const char *const shortcuts[] = { "minutely", "hourly", "daily", "monthly", "weekly", "yearly",
-                                                 "annually", "quarterly", "semiannually", NULL };
+                                                 "annually", "quarterly", "semiannually", "semi-annually", NULL };
         char buf[1024], *words[8];
         size_t n = 0;
         char *p, *save = NULL;
