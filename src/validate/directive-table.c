@@ -165,6 +165,15 @@ const char *directive_kind_to_string(DirectiveKind k) {
                 [DIRECTIVE_SOCKET_ADDRESS] = "socket-address",
                 [DIRECTIVE_NETLINK] = "netlink",
                 [DIRECTIVE_FDNAME] = "fdname",
+                [DIRECTIVE_LOG_NAMESPACE] = "log-namespace",
+                [DIRECTIVE_ROOT_HASH] = "root-hash",
+                [DIRECTIVE_COREDUMP_FILTER] = "coredump-filter",
+                [DIRECTIVE_CREDENTIAL] = "credential",
+                [DIRECTIVE_LOG_FIELDS] = "log-fields",
+                [DIRECTIVE_SOCKET_BIND] = "socket-bind",
+                [DIRECTIVE_BPF_PROGRAM] = "bpf-program",
+                [DIRECTIVE_IMAGE_LIST] = "image-list",
+                [DIRECTIVE_PRESSURE_LIMIT] = "pressure-limit",
         };
 
         if ((int) k < 0 || k >= _DIRECTIVE_KIND_MAX)

@@ -81,6 +81,16 @@ int value_check_socket_address(const char *v, const char *const *args);
 int value_check_netlink(const char *v, const char *const *args);
 int value_check_fdname(const char *v, const char *const *args);
 
+int value_check_log_namespace(const char *v, const char *const *args);
+int value_check_root_hash(const char *v, const char *const *args);
+int value_check_coredump_filter(const char *v, const char *const *args);
+int value_check_credential(const char *v, const char *const *args);
+int value_check_log_fields(const char *v, const char *const *args);
+int value_check_socket_bind(const char *v, const char *const *args);
+int value_check_bpf_program(const char *v, const char *const *args);
+int value_check_image_list(const char *v, const char *const *args);
+int value_check_pressure_limit(const char *v, const char *const *args);
+
 /* Helpers shared by the parsers. */
 bool value_args_has(const char *const *args, const char *word);
 const char *value_args_get(const char *const *args, const char *prefix); /* "max=" -> text after it */

@@ -289,3 +289,9 @@ int value_check_ip_tos(const char *v, const char *const *args) {
                 return VALUE_OK;
         return value_check_integer(v, (const char *const[]) { "int", "min=0", "max=255", NULL });
 }
+
+/* ManagedOOMMemoryPressureLimit=: a percentage up to 100%. */
+int value_check_pressure_limit(const char *v, const char *const *args) {
+        (void) args;
+        return value_parse_permyriad(v, false, NULL) < 0 ? VALUE_BAD : VALUE_OK;
+}

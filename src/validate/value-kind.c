@@ -53,6 +53,15 @@ static const ValueCheckFn checkers[_DIRECTIVE_KIND_MAX] = {
         [DIRECTIVE_CONDITION] = value_check_condition,
         [DIRECTIVE_ENVIRONMENT] = value_check_environment,
         [DIRECTIVE_PATH_LIST] = value_check_path_list,
+        [DIRECTIVE_LOG_NAMESPACE] = value_check_log_namespace,
+        [DIRECTIVE_ROOT_HASH] = value_check_root_hash,
+        [DIRECTIVE_COREDUMP_FILTER] = value_check_coredump_filter,
+        [DIRECTIVE_CREDENTIAL] = value_check_credential,
+        [DIRECTIVE_LOG_FIELDS] = value_check_log_fields,
+        [DIRECTIVE_SOCKET_BIND] = value_check_socket_bind,
+        [DIRECTIVE_BPF_PROGRAM] = value_check_bpf_program,
+        [DIRECTIVE_IMAGE_LIST] = value_check_image_list,
+        [DIRECTIVE_PRESSURE_LIMIT] = value_check_pressure_limit,
 };
 
 ValueCheckFn value_checker(DirectiveKind kind) {

@@ -170,3 +170,151 @@ int value_check_fdname(const char *v, const char *const *args) {
                         return VALUE_BAD;
         return VALUE_OK;
 }
+
+/* LogNamespace=: letters, digits, '_', '-', '.'. */
+int value_check_log_namespace(const char *v, const char *const *args) {
+        (void) args;
+        if (!*v || strlen(v) > 255 || streq(v, ".") || streq(v, ".."))
+                return VALUE_BAD;
+        for (; *v; v++)
+                if (!isalnum((unsigned char) *v) && !strchr("_-.", *v))
+                        return VALUE_BAD;
+        return VALUE_OK;
+}
+
+static bool hex_ok(const char *s, size_t min_bytes) {
+        size_t n = strlen(s);
+
+        if (n % 2 || n / 2 < min_bytes)
+                return false;
+        return strspn(s, "0123456789abcdefABCDEF") == n;
+}
+
+/* RootHash=: an absolute path, or at least 16 bytes of hex.
+ * RootHashSignature= ("signature"): an absolute path or "base64:DATA". */
+int value_check_root_hash(const char *v, const char *const *args) {
+        const char *b;
+
+        if (v[0] == '/')
+                return VALUE_OK;
+        if (value_args_has(args, "signature"))
+                /* "base64:" alone decodes to nothing, which passes. */
+                return (b = startswith(v, "base64:")) && value_check_base64(b, NULL) == VALUE_OK ? VALUE_OK
+                                                                                           : VALUE_BAD;
+        return hex_ok(v, 16) ? VALUE_OK : VALUE_BAD;
+}
+
+/* CoredumpFilter=: a number, or names of mapping kinds. */
+int value_check_coredump_filter(const char *v, const char *const *args) {
+        static const char *const names[] = { "private-anonymous", "shared-anonymous", "private-file-backed",
+                                             "shared-file-backed", "elf-headers", "private-huge", "shared-huge",
+                                             "private-dax", "shared-dax", "all", "default", NULL };
+        const char *p = v;
+
+        (void) args;
+        if (value_check_integer(v, (const char *const[]) { "uint64", NULL }) == VALUE_OK) /* also 0x... */
+                return VALUE_OK;
+        for (;;) {
+                char w[64];
+                size_t n;
+
+                p += strspn(p, " \t\n");
+                if (!*p)
+                        return VALUE_OK;
+                n = strcspn(p, " \t\n");
+                if (n >= sizeof w)
+                        return VALUE_BAD;
+                memcpy(w, p, n);
+                w[n] = 0;
+                if (!value_in_list(names, w))
+                        return VALUE_BAD;
+                p += n;
+        }
+}
+
+static bool credential_name_ok(const char *s, size_t n) {
+        if (n == 0 || n > 255 || (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
+                return false;
+        return memchr(s, '/', n) == NULL;
+}
+
+/* SetCredential= ("set": "ID:DATA", DATA not empty), LoadCredential=
+ * ("ID[:PATH]"). */
+int value_check_credential(const char *v, const char *const *args) {
+        const char *colon = strchr(v, ':');
+
+        if (value_args_has(args, "set"))
+                return colon && colon[1] && credential_name_ok(v, (size_t) (colon - v)) ? VALUE_OK : VALUE_BAD;
+        return credential_name_ok(v, colon ? (size_t) (colon - v) : strlen(v)) ? VALUE_OK : VALUE_BAD;
+}
+
+static bool log_field_ok(const char *v, size_t n) {
+        const char *eq = memchr(v, '=', n);
+
+        if (!eq || eq == v || v[0] == '_' || isdigit((unsigned char) v[0]) || eq - v > 64)
+                return false;
+        for (const char *p = v; p < eq; p++)
+                if (!(isupper((unsigned char) *p) || isdigit((unsigned char) *p) || *p == '_'))
+                        return false;
+        return true;
+}
+
+/* LogExtraFields=: words "FIELD=VALUE", FIELD of [A-Z0-9_], not starting
+ * with '_' or a digit; a bad word is dropped on its own. */
+int value_check_log_fields(const char *v, const char *const *args) {
+        bool good = false, bad = false;
+
+        (void) args;
+        for (const char *p = v;;) {
+                size_t n;
+
+                p += strspn(p, " \t\n");
+                if (!*p)
+                        break;
+                n = strcspn(p, " \t\n");
+                if (log_field_ok(p, n))
+                        good = true;
+                else
+                        bad = true;
+                p += n;
+        }
+        return !bad ? VALUE_OK : good ? VALUE_BAD_PART : VALUE_BAD;
+}
+
+/* SocketBindAllow=/Deny=: [ipv4:|ipv6:][tcp:|udp:](any|PORT|PORT-PORT). */
+int value_check_socket_bind(const char *v, const char *const *args) {
+        const char *p = v, *dash;
+        char a[16];
+
+        (void) args;
+        p = startswith(p, "ipv4:") ?: startswith(p, "ipv6:") ?: p;
+        p = startswith(p, "tcp:") ?: startswith(p, "udp:") ?: p;
+        if (streq(p, "any"))
+                return VALUE_OK;
+        dash = strchr(p, '-');
+        if (!dash)
+                return port_ok(p) ? VALUE_OK : VALUE_BAD;
+        if ((size_t) (dash - p) >= sizeof a)
+                return VALUE_BAD;
+        memcpy(a, p, (size_t) (dash - p));
+        a[dash - p] = 0;
+        return port_ok(a) && port_ok(dash + 1) && strtoul(a, NULL, 10) <= strtoul(dash + 1, NULL, 10) ? VALUE_OK
+                                                                                                    : VALUE_BAD;
+}
+
+/* BPFProgram=: "TYPE:PATH", PATH absolute. */
+int value_check_bpf_program(const char *v, const char *const *args) {
+        static const char *const types[] = { "ingress", "egress", "sock_create", "sock_ops", "device", "bind4",
+                                             "bind6", "connect4", "connect6", "post_bind4", "post_bind6",
+                                             "sendmsg4", "sendmsg6", "sysctl", "recvmsg4", "recvmsg6",
+                                             "getsockopt", "setsockopt", NULL };
+        const char *colon = strchr(v, ':');
+        char t[32];
+
+        (void) args;
+        if (!colon || (size_t) (colon - v) >= sizeof t)
+                return VALUE_BAD;
+        memcpy(t, v, (size_t) (colon - v));
+        t[colon - v] = 0;
+        return value_in_list(types, t) && colon[1] == '/' ? VALUE_OK : VALUE_BAD;
+}

@@ -194,3 +194,31 @@ int value_check_condition(const char *v, const char *const *args) {
                 p++;
         return path_ok(p) ? VALUE_OK : VALUE_BAD;
 }
+
+static bool image_word_ok(const char *w, const char *const *args) {
+        _cleanup_free_ char *c = strdup(w);
+        char *src, *dst, *opt;
+
+        if (!c)
+                return false;
+        src = c + (c[0] == '-');
+        dst = strchr(src, ':');
+        if (dst)
+                *dst++ = 0;
+        if (!path_ok(src))
+                return false;
+        if (!value_args_has(args, "mount"))
+                return true; /* the rest are mount options */
+        if (!dst || !*dst)
+                return false;
+        opt = strchr(dst, ':');
+        if (opt)
+                *opt = 0;
+        return path_ok(dst);
+}
+
+/* ExtensionImages= ("[-]PATH[:OPTIONS]"), MountImages= ("mount":
+ * "[-]SOURCE:DEST[:OPTIONS]"), word by word. */
+int value_check_image_list(const char *v, const char *const *args) {
+        return each_word(v, image_word_ok, args);
+}
