@@ -43,6 +43,7 @@ static int report(UnitRun *u, DiagSeverity sev, SystemdEffect eff, const char *s
         if (asprintf(&rule, "%s:%s", u->p->name, setting) < 0)
                 return -ENOMEM;
         va_start(ap, fmt);
+        /* A continued entry is named by its last physical line, as systemd does. */
         r = diag_addv(f ? &((UnitFile *) f)->diags : &u->g->diags, sev, eff, rule,
                       f ? f->path : unit_group_display_path(u->g), e ? e->line_last : 0,
                       e ? unit_entry_section(f, e) : NULL, e ? e->key : NULL, fmt, ap);
@@ -112,6 +113,12 @@ static int decide_mirror(UnitRun *u, UnitFile *f, size_t i, const Judgement *j) 
         case VERDICT_IGNORED:
                 if (!j->directive && startswith(e->key, "X-"))
                         return 0;
+                /* systemd drops the bad items of a list and keeps the rest:
+                 * so does the line, which systemd reads the same way again. */
+                if (j->partial)
+                        return report(u, DIAG_WARNING, EFFECT_LINE_IGNORED, "mirror", f, e,
+                                      "%s; systemd %u ignores the invalid items and keeps the rest",
+                                      j->message ? j->message : "invalid items", v);
                 r = report(u, DIAG_WARNING, EFFECT_LINE_IGNORED, "mirror", f, e, "%s; systemd %u ignores the line",
                            j->message ? j->message : "invalid value", v);
                 return r < 0 ? r : set_removed(u, f, i, j->message ? j->message : "ignored by systemd");
@@ -229,6 +236,11 @@ static int decide_enforce(UnitRun *u, UnitFile *f, size_t i, const JudgeContext 
                 }
                 return reject(u, v.setting, f, e, eff, v.why);
         case ACTION_DROP:
+                /* Removing a list whose bad items systemd skips would drop
+                 * its good items too (a SystemCallFilter= would be lost). */
+                if (j->partial && !j->dash_escaped)
+                        return report(u, DIAG_WARNING, eff, v.setting, f, e,
+                                      "%s; systemd ignores the invalid items, line kept", v.why);
                 r = report(u, DIAG_WARNING, eff, v.setting, f, e, "%s; line removed", v.why);
                 return r < 0 ? r : set_removed(u, f, i, v.why);
         case ACTION_WARN:

@@ -19,22 +19,69 @@ typedef enum DirectiveKind {
         DIRECTIVE_GROUP_LIST,        /* SupplementaryGroups= */
         DIRECTIVE_EXEC,              /* Exec*= command lines */
         DIRECTIVE_PATH,              /* one absolute path, specifiers expanded */
-        DIRECTIVE_PATH_LIST,         /* paths with -/+ prefixes; not validated yet */
+        DIRECTIVE_PATH_LIST,         /* blank-separated absolute paths, prefixes per values */
         DIRECTIVE_WORKING_DIRECTORY,
         DIRECTIVE_UNIT_NAME,         /* Slice=, Unit=, [Socket] Service= */
         DIRECTIVE_UNIT_NAME_LIST,    /* dependencies, [Install] lists */
         DIRECTIVE_SECURITY_LABEL,    /* SELinuxContext=, AppArmorProfile=, SmackProcessLabel= */
         DIRECTIVE_ENUM,              /* one word out of Directive.values */
-        DIRECTIVE_INTEGER,           /* not validated yet */
-        DIRECTIVE_TIMESPAN,          /* not validated yet */
-        DIRECTIVE_MODE,              /* not validated yet */
-        DIRECTIVE_LIMIT,             /* not validated yet */
-        DIRECTIVE_SIGNAL,            /* not validated yet */
-        DIRECTIVE_SIZE,              /* not validated yet */
-        DIRECTIVE_CONDITION,         /* Condition*=, Assert*=; not validated yet */
-        DIRECTIVE_ENVIRONMENT,       /* Environment=; not validated yet */
+        DIRECTIVE_INTEGER,
+        DIRECTIVE_TIMESPAN,
+        DIRECTIVE_MODE,
+        DIRECTIVE_LIMIT,
+        DIRECTIVE_SIGNAL,
+        DIRECTIVE_SIZE,
+        DIRECTIVE_CONDITION,         /* Condition*=, Assert*=; values "path" for path-valued ones */
+        DIRECTIVE_ENVIRONMENT,       /* Environment= */
         DIRECTIVE_STDIO_INPUT,       /* StandardInput= */
         DIRECTIVE_STDIO_OUTPUT,      /* StandardOutput=, StandardError= */
+        /* Value kinds judged by the parsers of value-check.h; the values
+         * column carries their arguments. */
+        DIRECTIVE_WEIGHT,
+        DIRECTIVE_TASKS,
+        DIRECTIVE_QUOTA,
+        DIRECTIVE_EXIT_STATUS,
+        DIRECTIVE_LOG_LEVEL,
+        DIRECTIVE_FACILITY,
+        DIRECTIVE_IP_TOS,
+        DIRECTIVE_CALENDAR,
+        DIRECTIVE_MEMORY,
+        DIRECTIVE_IO_LIMIT,
+        DIRECTIVE_IO_WEIGHT,
+        DIRECTIVE_IO_LATENCY,
+        DIRECTIVE_PATH_SINGLE,
+        DIRECTIVE_PID_FILE,
+        DIRECTIVE_PATH_COLON_LIST,
+        DIRECTIVE_TMPFS_LIST,
+        DIRECTIVE_BIND_LIST,
+        DIRECTIVE_DIRECTORY_LIST,
+        DIRECTIVE_SYSCALL_FILTER,
+        DIRECTIVE_ERRNO,
+        DIRECTIVE_SYSCALL_ARCHS,
+        DIRECTIVE_ADDRESS_FAMILIES,
+        DIRECTIVE_CPU_SET,
+        DIRECTIVE_DEVICE_ALLOW,
+        DIRECTIVE_IP_PREFIXES,
+        DIRECTIVE_CONTROLLERS,
+        DIRECTIVE_NAMESPACES,
+        DIRECTIVE_ENV_NAMES,
+        DIRECTIVE_URLS,
+        DIRECTIVE_PERSONALITY,
+        DIRECTIVE_BUS_NAME,
+        DIRECTIVE_BASE64,
+        DIRECTIVE_IFNAME,
+        DIRECTIVE_SOCKET_ADDRESS,
+        DIRECTIVE_NETLINK,
+        DIRECTIVE_FDNAME,
+        DIRECTIVE_LOG_NAMESPACE,
+        DIRECTIVE_ROOT_HASH,
+        DIRECTIVE_COREDUMP_FILTER,
+        DIRECTIVE_CREDENTIAL,
+        DIRECTIVE_LOG_FIELDS,
+        DIRECTIVE_SOCKET_BIND,
+        DIRECTIVE_BPF_PROGRAM,
+        DIRECTIVE_IMAGE_LIST,
+        DIRECTIVE_PRESSURE_LIMIT,
         _DIRECTIVE_KIND_MAX,
 } DirectiveKind;
 
@@ -54,6 +101,7 @@ typedef struct Directive {
         bool list;                   /* several lines accumulate */
         DirectiveEmpty empty;
         bool dash_escape;            /* a leading '-' makes errors non-fatal */
+        bool deprecated;             /* accepted, with a deprecation warning on every use */
         unsigned since;              /* first version, 0 = not recorded */
         unsigned fatal_since;        /* 0 = never fatal */
         unsigned fatal_until;        /* last fatal version, 0 = still fatal */

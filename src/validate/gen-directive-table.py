@@ -15,8 +15,9 @@ TYPES = {t: 'UNIT_' + t.upper() for t in GROUPS['all']}
 KINDS = ['string', 'bool', 'user', 'group', 'group-list', 'exec', 'path', 'path-list',
          'working-directory', 'unit-name', 'unit-name-list', 'security-label', 'enum',
          'integer', 'timespan', 'mode', 'limit', 'signal', 'size', 'condition',
-         'environment', 'stdio-input', 'stdio-output']
-FLAGS = {'list', 'empty-invalid', 'empty-ignored', 'dash'}
+         'environment', 'stdio-input', 'stdio-output'] + [
+    'weight', 'tasks', 'quota', 'exit-status', 'log-level', 'facility', 'ip-tos', 'calendar', 'memory', 'io-limit', 'io-weight', 'io-latency', 'path-single', 'pid-file', 'path-colon-list', 'tmpfs-list', 'bind-list', 'directory-list', 'syscall-filter', 'errno', 'syscall-archs', 'address-families', 'cpu-set', 'device-allow', 'ip-prefixes', 'controllers', 'namespaces', 'env-names', 'urls', 'personality', 'bus-name', 'base64', 'ifname', 'socket-address', 'netlink', 'fdname', 'log-namespace', 'root-hash', 'coredump-filter', 'credential', 'log-fields', 'socket-bind', 'bpf-program', 'image-list', 'pressure-limit']
+FLAGS = {'list', 'empty-invalid', 'empty-ignored', 'dash', 'deprecated'}
 
 
 def fail(lineno, msg):
@@ -103,7 +104,8 @@ def main():
         kind = 'DIRECTIVE_' + r['kind'].upper().replace('-', '_')
         out.append(f'        {{ .name = {c_string(r["name"])}, .section = {sec}, .types = {types},')
         out.append(f'          .kind = {kind}, .list = {"true" if "list" in r["flags"] else "false"}, '
-                   f'.empty = {empty}, .dash_escape = {"true" if "dash" in r["flags"] else "false"},')
+                   f'.empty = {empty}, .dash_escape = {"true" if "dash" in r["flags"] else "false"}, '
+                   f'.deprecated = {"true" if "deprecated" in r["flags"] else "false"},')
         out.append(f'          .since = {r["since"]}, .fatal_since = {r["fs"]}, .fatal_until = {r["fu"]}, '
                    f'.values = {"values_%d" % i if r["values"] else "NULL"} }},')
     out.append('};')

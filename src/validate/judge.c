@@ -14,6 +14,7 @@
 #include "specifier.h"
 #include "unit-name.h"
 #include "user-name.h"
+#include "value-kind.h"
 
 /* What the kind-specific checks found out about a value. */
 typedef struct Check {
@@ -21,6 +22,7 @@ typedef struct Check {
         bool notice;
         bool dash;      /* the value carried the '-' escape */
         bool line_drop; /* systemd drops the line even where the directive is fatal */
+        bool deprecated; /* accepted, with a deprecation warning */
 } Check;
 
 _printf_(2, 3) static int set_message(Judgement *j, const char *fmt, ...) {
@@ -230,7 +232,7 @@ static int check_unit_name(const JudgeContext *ctx, const Directive *d, const ch
                         return r;
                 e = expanded;
         }
-        if (d->values && d->values[0] && !endswith(e, d->values[0])) {
+        if (d->values && d->values[0] && d->values[0][0] == '.' && !endswith(e, d->values[0])) {
                 c->invalid = true;
                 return set_message(j, "'%s': unit must be of type %s", e, d->values[0] + 1);
         }
@@ -270,11 +272,32 @@ static int check_unit_name_list(const JudgeContext *ctx, const Directive *d, con
         return 0;
 }
 
-static bool enum_ok(const Directive *d, const char *value) {
-        for (const char *const *v = d->values; v && *v; v++) {
-                if (streq(*v, "@bool") ? parse_boolean(value) >= 0 : streq(*v, value))
-                        return true;
+/* A word of a values list matches; "word!" is a deprecated word (accepted
+ * with a warning), "@bool" any boolean, "@uint:MAX" a number 0..MAX. */
+static bool enum_word_ok(const char *allowed, const char *value, bool *deprecated) {
+        const char *max;
+        size_t n = strlen(allowed);
+
+        if (streq(allowed, "@bool"))
+                return parse_boolean(value) >= 0;
+        if ((max = startswith(allowed, "@uint:"))) {
+                char arg[32];
+                snprintf(arg, sizeof arg, "max=%s", max);
+                return value_check_integer(value, (const char *const[]) { "unsigned", arg, NULL }) == VALUE_OK;
         }
+        if (n > 1 && allowed[n - 1] == '!') {
+                if (strlen(value) != n - 1 || strncmp(allowed, value, n - 1) != 0)
+                        return false;
+                *deprecated = true;
+                return true;
+        }
+        return streq(allowed, value);
+}
+
+static bool enum_ok(const Directive *d, const char *value, bool *deprecated) {
+        for (const char *const *v = d->values; v && *v; v++)
+                if (enum_word_ok(*v, value, deprecated))
+                        return true;
         return false;
 }
 
@@ -291,8 +314,9 @@ static bool fdname_ok(const char *s) {
 static int check_stdio(const JudgeContext *ctx, const Directive *d, const char *value, Judgement *j, Check *c,
                        bool *ret_fatal_kind) {
         static const char *const inputs[] = { "null", "tty", "tty-force", "tty-fail", "socket", "data", NULL };
+        /* "syslog" is read as "journal", with a warning ('!'). */
         static const char *const outputs[] = { "inherit", "null", "tty", "journal", "kmsg", "journal+console",
-                                               "kmsg+console", "socket", "syslog", "syslog+console", NULL };
+                                               "kmsg+console", "socket", "syslog!", "syslog+console!", NULL };
         bool output = d->kind == DIRECTIVE_STDIO_OUTPUT;
         const char *rest;
         unsigned v = ctx->version;
@@ -319,10 +343,41 @@ static int check_stdio(const JudgeContext *ctx, const Directive *d, const char *
         }
 
         for (const char *const *w = output ? outputs : inputs; *w; w++)
-                if (streq(*w, value))
+                if (enum_word_ok(*w, value, &c->deprecated))
                         return 0;
         c->invalid = true;
         return set_message(j, "unknown %s specifier '%s'", output ? "output" : "input", value);
+}
+
+/* The kinds with a parser in value-check.h: specifiers first, then the
+ * parser, with the directive's values column as its arguments. */
+static int check_value_kind(const JudgeContext *ctx, const Directive *d, const char *value, Judgement *j,
+                            Check *c) {
+        ValueCheckFn fn = value_checker(d->kind);
+        _cleanup_free_ char *e = NULL;
+        int r;
+
+        if (!fn)
+                return 0; /* free text: any non-empty value passes */
+        if (strchr(value, '%')) {
+                r = expand(ctx, value, SPECIFIER_FULL, j, c, &e);
+                if (r <= 0)
+                        return r;
+                value = e;
+        }
+        r = fn(value, d->values);
+        if (r < 0)
+                return r;
+        switch (r) {
+        case VALUE_BAD_PART:
+                j->partial = true;
+                _fallthrough_;
+        case VALUE_BAD:
+                c->invalid = true;
+                return set_message(j, "invalid %s value '%s'", directive_kind_to_string(d->kind), value);
+        default:
+                return 0;
+        }
 }
 
 static int judge_value(const JudgeContext *ctx, const Directive *d, const char *value, Judgement *j, Check *c,
@@ -353,11 +408,12 @@ static int judge_value(const JudgeContext *ctx, const Directive *d, const char *
         case DIRECTIVE_SECURITY_LABEL:
                 return check_security_label(ctx, value, j, c);
         case DIRECTIVE_UNIT_NAME:
-                return check_unit_name(ctx, d, value, false, j, c);
+                /* Timers and paths may trigger a template ("@template"). */
+                return check_unit_name(ctx, d, value, d->values && streq(d->values[0], "@template"), j, c);
         case DIRECTIVE_UNIT_NAME_LIST:
                 return check_unit_name_list(ctx, d, value, j, c);
         case DIRECTIVE_ENUM:
-                if (!enum_ok(d, value)) {
+                if (!enum_ok(d, value, &c->deprecated)) {
                         c->invalid = true;
                         return set_message(j, "'%s' is not a valid value for %s=", value, d->name);
                 }
@@ -366,8 +422,7 @@ static int judge_value(const JudgeContext *ctx, const Directive *d, const char *
         case DIRECTIVE_STDIO_OUTPUT:
                 return check_stdio(ctx, d, value, j, c, fatal_kind);
         default:
-                /* Not validated yet: any non-empty value passes. */
-                return 0;
+                return check_value_kind(ctx, d, value, j, c);
         }
 }
 
@@ -414,11 +469,17 @@ int judge_assignment(const JudgeContext *ctx, const char *section, const char *k
                         j.verdict = VERDICT_RESET;
                         /* An empty User= puts the service back to root. */
                         j.names_root = d->kind == DIRECTIVE_USER;
-                        r = set_message(&j, "empty %s= resets it to the default", key);
+                        if (d->deprecated) {
+                                j.verdict = VERDICT_NOTICE;
+                                r = set_message(&j, "%s= is deprecated; systemd %u warns about it", key,
+                                                c2.version);
+                        } else
+                                r = set_message(&j, "empty %s= resets it to the default", key);
                         goto finish;
                 case DIRECTIVE_EMPTY_IGNORED:
-                        j.verdict = VERDICT_IGNORED;
-                        r = set_message(&j, "empty %s= has no effect", key);
+                        /* A silent no-op: nothing to warn about. */
+                        j.verdict = VERDICT_OK;
+                        r = 0;
                         goto finish;
                 case DIRECTIVE_EMPTY_INVALID:
                         c.invalid = true;
@@ -454,6 +515,12 @@ int judge_assignment(const JudgeContext *ctx, const char *section, const char *k
                         r = set_message(&j, "'%s' depends on the instance name", value);
         } else if (c.notice)
                 j.verdict = VERDICT_NOTICE;
+        else if (c.deprecated || d->deprecated) {
+                j.verdict = VERDICT_NOTICE;
+                r = set_message(&j, "%s=%s is deprecated; systemd %u warns about it", key, value, c2.version);
+                if (r < 0)
+                        goto finish;
+        }
         else {
                 j.verdict = VERDICT_OK;
                 free(j.message);

@@ -158,7 +158,7 @@ TEST(more) {
                 /* empty values */
                 { "a.service", "Service", "DynamicUser", "", 252, FATAL, F_INVALID },
                 { "a.service", "Service", "DynamicUser", "", 233, IGN, F_INVALID },
-                { "a.service", "Unit", "After", "", 252, IGN, 0 },
+                { "a.service", "Unit", "After", "", 252, OK, 0 }, /* a silent no-op */
                 { "a.service", "Service", "ExecStart", "", 252, RESET, 0 },
                 { "a.service", "Service", "Group", "", 252, RESET, 0 },
                 { "a.service", "Service", "SupplementaryGroups", "", 252, RESET, 0 },
@@ -227,7 +227,8 @@ TEST(more) {
                 { "a.service", "Service", "StandardOutput", "append:rel", 240, FATAL, F_INVALID },
                 { "a.service", "Service", "StandardOutput", "file:rel", 252, IGN, F_INVALID },
                 { "a.service", "Service", "StandardInput", "fd:stdin", 252, OK, 0 },
-                { "a.service", "Service", "Nice", "whatever", 252, OK, 0 },
+                { "a.service", "Service", "Nice", "whatever", 252, IGN, F_INVALID },
+                { "a.service", "Service", "Nice", "19", 252, OK, 0 },
                 { "a.service", "Service", "Environment", "A=1", 252, OK, 0 },
         };
         run(cases, ELEMENTSOF(cases));

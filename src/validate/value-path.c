@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "basic/macro.h"
+#include "exec-line.h"
+#include "path-util.h"
+#include "value-check.h"
+
+/* An absolute path that path_simplify() can normalize: "." components,
+ * doubled and trailing slashes are forgiven; ".." is not. */
+static bool path_ok(const char *p) {
+        return path_check_absolute(p) == PATH_CHECK_OK;
+}
+
+/* A relative path for *Directory=: no ".." components, not "." alone,
+ * not absolute; "private" is systemd's own. */
+static bool relative_path_ok(const char *p) {
+        char buf[VALIDATE_PATH_MAX + 2];
+
+        if (!*p || p[0] == '/' || strlen(p) >= VALIDATE_PATH_MAX)
+                return false;
+        buf[0] = '/';
+        strcpy(buf + 1, p);
+        path_simplify(buf);
+        if (streq(buf, "/") || !path_ok(buf))
+                return false;
+        return !(startswith(buf, "/private") && (buf[8] == 0 || buf[8] == '/'));
+}
+
+/* Calls check on every word of v (quotes and C escapes honoured).
+ * Returns a ValueResult: a syntax error drops the rest of the line. */
+static int each_word(const char *v, bool (*check)(const char *word, const char *const *args),
+                     const char *const *args) {
+        const char *p = v;
+        bool any_good = false, any_bad = false;
+        int r;
+
+        for (;;) {
+                _cleanup_free_ char *w = NULL;
+
+                r = exec_extract_word(&p, &w, NULL);
+                if (r == -ENOMEM)
+                        return r;
+                if (r < 0)
+                        return any_good ? VALUE_BAD_PART : VALUE_BAD;
+                if (r == 0)
+                        break;
+                if (check(w, args))
+                        any_good = true;
+                else
+                        any_bad = true;
+        }
+        if (!any_bad)
+                return VALUE_OK;
+        return any_good ? VALUE_BAD_PART : VALUE_BAD;
+}
+
+/* Strips the prefixes named in args[0] ("-+": '-' then '+', in that order). */
+static const char *strip_prefixes(const char *w, const char *allowed) {
+        for (; allowed && *allowed; allowed++)
+                if (*w == *allowed)
+                        w++;
+        return w;
+}
+
+static bool path_word_ok(const char *w, const char *const *args) {
+        return path_ok(strip_prefixes(w, value_args_get(args, "prefix=")));
+}
+
+/* ReadWritePaths= & co, RequiresMountsFor=: blank-separated absolute
+ * paths; args "prefix=-+" for the prefixes allowed. */
+int value_check_path_list(const char *v, const char *const *args) {
+        return each_word(v, path_word_ok, args);
+}
+
+/* One absolute path, taken as written (EnvironmentFile=, TTYPath=,
+ * PathExists=, ListenFIFO=, ...); args "prefix=-" as above. */
+int value_check_path_single(const char *v, const char *const *args) {
+        return path_word_ok(v, args) ? VALUE_OK : VALUE_BAD;
+}
+
+/* PIDFile=: a relative path is taken below /run/; then as path_ok(). */
+int value_check_pid_file(const char *v, const char *const *args) {
+        char buf[VALIDATE_PATH_MAX + 8];
+
+        (void) args;
+        if (v[0] == '/')
+                return path_ok(v) ? VALUE_OK : VALUE_BAD;
+        if (strlen(v) >= VALIDATE_PATH_MAX)
+                return VALUE_BAD;
+        strcpy(buf, "/run/");
+        strcat(buf, v);
+        return path_ok(buf) ? VALUE_OK : VALUE_BAD;
+}
+
+/* ExecSearchPath=: ':'-separated absolute paths. */
+int value_check_path_colon_list(const char *v, const char *const *args) {
+        _cleanup_free_ char *c = strdup(v);
+        char *save = NULL;
+
+        (void) args;
+        if (!c)
+                return -ENOMEM;
+        for (char *p = strtok_r(c, ":", &save); p; p = strtok_r(NULL, ":", &save))
+                if (!path_ok(p))
+                        return VALUE_BAD;
+        return VALUE_OK;
+}
+
+static bool tmpfs_word_ok(const char *w, const char *const *args) {
+        _cleanup_free_ char *c = strdup(w);
+        char *colon;
+
+        (void) args;
+        if (!c)
+                return false;
+        colon = strchr(c, ':');
+        if (colon)
+                *colon = 0;
+        return path_ok(c);
+}
+
+/* TemporaryFileSystem=: words "PATH[:OPTIONS]". */
+int value_check_tmpfs_list(const char *v, const char *const *args) {
+        return each_word(v, tmpfs_word_ok, args);
+}
+
+static bool bind_word_ok(const char *w, const char *const *args) {
+        _cleanup_free_ char *c = strdup(w);
+        char *src, *dst, *opt;
+
+        (void) args;
+        if (!c)
+                return false;
+        src = c;
+        if (*src == '-')
+                src++;
+        dst = strchr(src, ':');
+        if (dst) {
+                *dst++ = 0;
+                opt = strchr(dst, ':');
+                if (opt) {
+                        *opt++ = 0;
+                        if (!streq(opt, "rbind") && !streq(opt, "norbind"))
+                                return false;
+                }
+                if (!path_ok(dst))
+                        return false;
+        }
+        return path_ok(src);
+}
+
+/* BindPaths=, BindReadOnlyPaths=: words "[-]SRC[:DST[:rbind|norbind]]". */
+int value_check_bind_list(const char *v, const char *const *args) {
+        return each_word(v, bind_word_ok, args);
+}
+
+static bool directory_word_ok(const char *w, const char *const *args) {
+        _cleanup_free_ char *c = strdup(w);
+        char *colon;
+
+        if (!c)
+                return false;
+        colon = strchr(c, ':');
+        if (colon) {
+                if (!value_args_has(args, "symlink") && colon[1])
+                        return false;
+                *colon++ = 0;
+                /* Only the first ':' splits; the rest names the link. */
+                if (*colon && !relative_path_ok(colon))
+                        return false;
+        }
+        return relative_path_ok(c);
+}
+
+/* StateDirectory= & co: words, relative and normalized; args "symlink":
+ * "NAME:LINK" is allowed. */
+int value_check_directory_list(const char *v, const char *const *args) {
+        return each_word(v, directory_word_ok, args);
+}
+
+/* Condition*=/Assert*= with a path: "[|][!]PATH"; args "path" marks the
+ * path-valued ones, the others are only judged when checked. */
+int value_check_condition(const char *v, const char *const *args) {
+        const char *p = v;
+
+        if (!value_args_has(args, "path"))
+                return VALUE_OK;
+        if (*p == '|')
+                p++;
+        if (*p == '!')
+                p++;
+        return path_ok(p) ? VALUE_OK : VALUE_BAD;
+}
+
+static bool image_word_ok(const char *w, const char *const *args) {
+        _cleanup_free_ char *c = strdup(w);
+        char *src, *dst, *opt;
+
+        if (!c)
+                return false;
+        src = c + (c[0] == '-');
+        dst = strchr(src, ':');
+        if (dst)
+                *dst++ = 0;
+        if (!path_ok(src))
+                return false;
+        if (!value_args_has(args, "mount"))
+                return true; /* the rest are mount options */
+        if (!dst || !*dst)
+                return false;
+        opt = strchr(dst, ':');
+        if (opt)
+                *opt = 0;
+        return path_ok(dst);
+}
+
+/* ExtensionImages= ("[-]PATH[:OPTIONS]"), MountImages= ("mount":
+ * "[-]SOURCE:DEST[:OPTIONS]"), word by word. */
+int value_check_image_list(const char *v, const char *const *args) {
+        return each_word(v, image_word_ok, args);
+}
