@@ -26,6 +26,7 @@ HwMatch *hw_match_free(HwMatch *m) {
         strv_free_n(m->node, m->n_node);
         free(m->property);
         strv_free_n(m->values, m->n_values);
+        free(m->pattern);
         regex_free(m->re);
         free(m->text);
         free(m);

@@ -21,6 +21,7 @@ typedef struct HwMatch {
         CondMatch value_match; /* MATCH_SET, MATCH_VALUE, MATCH_GLOB or MATCH_REGEX */
         char **values;
         size_t n_values;
+        char *pattern;         /* MATCH_REGEX, as written */
         void *re;
         bool bound;            /* bound-device: only the unit's own devices, all present */
         char *text;            /* as YAML, for reports */
