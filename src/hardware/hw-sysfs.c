@@ -135,17 +135,23 @@ static int parse_uevent(HwDevice *d, char *text) {
 }
 
 /* One device directory: its attributes. */
-static int read_device(Walk *w, int dfd, const char *rel) {
+/* What a directory's listing showed: which of the files and links a device
+ * has are there (d_type DT_UNKNOWN: maybe, so they are tried). */
+typedef struct DirHas {
+        bool uevent, modalias, subsystem, driver;
+} DirHas;
+
+static int read_device(Walk *w, int dfd, const char *rel, const DirHas *has) {
         _cleanup_free_ char *uevent = NULL, *modalias = NULL;
         HwDevice *d;
-        int ru, rm, r;
+        int ru = 0, rm = 0, r;
 
-        ru = read_attr(dfd, "uevent", &uevent);
+        if (has->uevent)
+                ru = read_attr(dfd, "uevent", &uevent);
         /* The kernel writes the same text to MODALIAS= in uevent: the
          * modalias file is read only when uevent does not have it. */
-        rm = ru > 0 && (startswith(uevent, "MODALIAS=") || strstr(uevent, "\nMODALIAS="))
-                     ? 0
-                     : read_attr(dfd, "modalias", &modalias);
+        if (has->modalias && !(ru > 0 && (startswith(uevent, "MODALIAS=") || strstr(uevent, "\nMODALIAS="))))
+                rm = read_attr(dfd, "modalias", &modalias);
         if (ru == 0 && rm == 0)
                 return 0;      /* not a device: power/, subdirectories of attributes */
         /* (With MODALIAS= in uevent, rm is 0 and the uevent line gives it.) */
@@ -182,12 +188,12 @@ static int read_device(Walk *w, int dfd, const char *rel) {
                 free(d->modalias);
                 d->modalias = TAKE_PTR(modalias);
         }
-        if (!d->subsystem) {
+        if (!d->subsystem && has->subsystem) {
                 r = link_basename(dfd, "subsystem", &d->subsystem);
                 if (r < 0)
                         return r;
         }
-        if (!d->driver) {
+        if (!d->driver && has->driver) {
                 r = link_basename(dfd, "driver", &d->driver);
                 if (r < 0)
                         return r;
@@ -195,21 +201,66 @@ static int read_device(Walk *w, int dfd, const char *rel) {
         return 0;
 }
 
-static int walk_dir(Walk *w, int dfd, const char *rel, unsigned depth) {
-        DIR *dir;
+typedef struct SubDirs {
+        char **names;
+        bool *unknown;         /* d_type DT_UNKNOWN: to be checked */
+        size_t n, allocated, allocated_unknown;
+} SubDirs;
+
+static void subdirs_done(SubDirs *s) {
+        for (size_t i = 0; i < s->n; i++)
+                free(s->names[i]);
+        free(s->names);
+        free(s->unknown);
+        *s = (SubDirs) {};
+}
+
+/* One pass over the listing: the subdirectories to walk, and which device
+ * files are there, so that nothing absent is opened or stat'ed (in /sys
+ * most directories are not devices, and d_type is always known). */
+static int list_dir(DIR *dir, bool want_subdirs, DirHas *has, SubDirs *subs) {
         struct dirent *de;
+
+        while ((de = readdir(dir))) {
+                const char *n = de->d_name;
+                bool unknown = de->d_type == DT_UNKNOWN;
+                int r;
+
+                /* Whatever their type: reading them says what is wrong. */
+                if (streq(n, "uevent"))
+                        has->uevent = true;
+                else if (streq(n, "modalias"))
+                        has->modalias = true;
+                else if (streq(n, "subsystem"))
+                        has->subsystem = true;
+                else if (streq(n, "driver"))
+                        has->driver = true;
+                if (!want_subdirs || (de->d_type != DT_DIR && !unknown) || streq(n, ".") || streq(n, ".."))
+                        continue;
+                r = GREEDY_REALLOC(subs->names, subs->allocated, subs->n + 1);
+                if (r >= 0)
+                        r = GREEDY_REALLOC(subs->unknown, subs->allocated_unknown, subs->n + 1);
+                if (r < 0)
+                        return r;
+                subs->names[subs->n] = strdup(n);
+                if (!subs->names[subs->n])
+                        return -ENOMEM;
+                subs->unknown[subs->n++] = unknown;
+        }
+        /* A listing cut short by an error leaves out what was not seen,
+         * as a directory that cannot be opened does. */
+        return 0;
+}
+
+static int walk_dir(Walk *w, int dfd, const char *rel, unsigned depth) {
+        _cleanup_(subdirs_done) SubDirs subs = {};
+        DirHas has = {};
+        DIR *dir;
         int r;
 
-        if (++w->n_dirs > HW_SYSFS_DIRS_MAX)
+        if (++w->n_dirs > HW_SYSFS_DIRS_MAX) {
+                close(dfd);
                 return -E2BIG;
-        r = read_device(w, dfd, rel);
-        if (r < 0) {
-                close(dfd);
-                return r;
-        }
-        if (depth >= HW_SYSFS_DEPTH_MAX) {
-                close(dfd);
-                return 0;
         }
         dir = fdopendir(dfd);
         if (!dir) {
@@ -217,22 +268,23 @@ static int walk_dir(Walk *w, int dfd, const char *rel, unsigned depth) {
                 close(dfd);
                 return r;
         }
-        r = 0;
-        while (r >= 0 && (errno = 0, de = readdir(dir))) {
+        r = list_dir(dir, depth < HW_SYSFS_DEPTH_MAX, &has, &subs);
+        if (r >= 0)
+                r = read_device(w, dirfd(dir), rel, &has);
+        for (size_t i = 0; r >= 0 && i < subs.n; i++) {
                 _cleanup_free_ char *sub = NULL;
                 struct stat st;
                 int cfd;
 
-                if (streq(de->d_name, ".") || streq(de->d_name, ".."))
+                /* Known to be a directory: O_NOFOLLOW|O_DIRECTORY keeps it
+                 * one. Unknown: no symbolic link is followed either. */
+                if (subs.unknown[i] &&
+                    (fstatat(dirfd(dir), subs.names[i], &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode)))
                         continue;
-                if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
-                        continue;
-                if (fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode))
-                        continue;
-                cfd = openat(dirfd(dir), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                cfd = openat(dirfd(dir), subs.names[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                 if (cfd < 0)
                         continue;      /* gone, or not readable: nothing below it is seen */
-                if (asprintf(&sub, "%s/%s", rel, de->d_name) < 0) {
+                if (asprintf(&sub, "%s/%s", rel, subs.names[i]) < 0) {
                         close(cfd);
                         r = -ENOMEM;
                         break;
