@@ -39,7 +39,7 @@ int gen_hardware_prepare(GenHardware *hw, const Policy *policy, const char *root
         if (asprintf(&sysfs, "%s/sys", top) < 0)
                 return -ENOMEM;
         o.sysfs_dir = sysfs;
-        r = policy_hardware_load(policy, &o, root, false, &hw->ctx, &errors);
+        r = policy_hardware_load_lean(policy, &o, root, &hw->ctx, &errors);
         if (r == -ENOMEM)
                 return r;
         /* Warnings of a partly unreadable tree, then what stopped it. */

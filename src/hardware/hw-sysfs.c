@@ -7,7 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "basic/alloc-util.h"
@@ -225,7 +229,7 @@ static void subdirs_done(SubDirs *s) {
  * listing is read with getdents64() into the walk's buffer: a DIR stream
  * costs two more system calls per directory (fcntl, fstat), and on a
  * virtual machine system calls are most of a walk's cost. */
-static int list_dir(Walk *w, int dfd, bool want_subdirs, DirHas *has, SubDirs *subs) {
+static int list_dir_full(Walk *w, int dfd, bool want_subdirs, bool any_type, DirHas *has, SubDirs *subs) {
         for (;;) {
                 ssize_t n = getdents64(dfd, w->dents, HW_SYSFS_DENTS_SIZE);
 
@@ -250,8 +254,8 @@ static int list_dir(Walk *w, int dfd, bool want_subdirs, DirHas *has, SubDirs *s
                                 has->subsystem = true;
                         else if (streq(name, "driver"))
                                 has->driver = true;
-                        if (!want_subdirs || (de->d_type != DT_DIR && !unknown) || streq(name, ".") ||
-                            streq(name, ".."))
+                        if (!want_subdirs || (de->d_type != DT_DIR && !unknown && !any_type) ||
+                            streq(name, ".") || streq(name, ".."))
                                 continue;
                         r = GREEDY_REALLOC(subs->names, subs->allocated, subs->n + 1);
                         if (r >= 0)
@@ -264,6 +268,15 @@ static int list_dir(Walk *w, int dfd, bool want_subdirs, DirHas *has, SubDirs *s
                         subs->unknown[subs->n++] = unknown;
                 }
         }
+}
+
+static int list_dir(Walk *w, int dfd, bool want_subdirs, DirHas *has, SubDirs *subs) {
+        return list_dir_full(w, dfd, want_subdirs, false, has, subs);
+}
+
+/* Every entry of a directory but . and .. (links included). */
+static int list_entries(Walk *w, int dfd, DirHas *has, SubDirs *subs) {
+        return list_dir_full(w, dfd, true, true, has, subs);
 }
 
 /* Takes dfd. */
@@ -323,6 +336,149 @@ int hw_sysfs_load(const char *dir, HwDeviceSet *ret, DiagList *diags) {
         if (r < 0)
                 return r;
         if (asprintf(&set.source, "sysfs %s", dir) < 0)
+                return -ENOMEM;
+        set.sysfs_dir = strdup(dir);
+        if (!set.sysfs_dir)
+                return -ENOMEM;
+        *ret = set;
+        set = (HwDeviceSet) {};
+        return 0;
+}
+
+/* Opens path below top, following no symbolic link and never leaving top. */
+static int open_beneath(int top, const char *path) {
+        struct open_how how = {
+                .flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+                .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+        };
+        long fd = syscall(SYS_openat2, top, path, &how, sizeof(how));
+
+        return fd < 0 ? -errno : (int) fd;
+}
+
+/* "class/S" + "../../devices/X/Y" -> "devices/X/Y"; NULL when the target
+ * leaves the tree or does not lead below devices/. */
+static char *resolve_link(const char *base, const char *target) {
+        _cleanup_free_ char *joined = NULL;
+        char *out, *o;
+
+        if (target[0] == '/' || asprintf(&joined, "%s/%s", base, target) < 0)
+                return NULL;
+        out = o = malloc(strlen(joined) + 1);
+        if (!out)
+                return NULL;
+        for (char *c = joined, *next; c; c = next) {
+                next = strchr(c, '/');
+                if (next)
+                        *next++ = '\0';
+                if (!*c || streq(c, "."))
+                        continue;
+                if (streq(c, "..")) {
+                        char *slash;
+
+                        if (o == out) {
+                                free(out);
+                                return NULL;
+                        }
+                        *o = '\0';
+                        slash = strrchr(out, '/');
+                        o = slash ? slash : out;
+                        continue;
+                }
+                if (o != out)
+                        *o++ = '/';
+                o = stpcpy(o, c);
+        }
+        *o = '\0';
+        if (!startswith(out, "devices/")) {
+                free(out);
+                return NULL;
+        }
+        return out;
+}
+
+/* The devices a class/S or bus/S/devices directory links to. */
+static int load_linked(Walk *w, int top, const char *base) {
+        _cleanup_(subdirs_done) SubDirs links = {};
+        DirHas ignored = {};
+        int dfd, r;
+
+        dfd = open_beneath(top, base);
+        if (dfd < 0)
+                return dfd == -ENOENT || dfd == -ENOTDIR ? 0 : dfd;
+        /* Entries of every type: the device links are symbolic links. */
+        r = list_entries(w, dfd, &ignored, &links);
+        for (size_t i = 0; r >= 0 && i < links.n; i++) {
+                _cleanup_free_ char *rel = NULL, *syspath = NULL;
+                DirHas has = {};
+                SubDirs none = {};
+                char target[PATH_MAX];
+                ssize_t n;
+                int cfd;
+
+                n = readlinkat(dfd, links.names[i], target, sizeof(target) - 1);
+                if (n <= 0)
+                        continue;
+                target[n] = '\0';
+                rel = resolve_link(base, target);
+                if (!rel)
+                        continue;
+                if (asprintf(&syspath, "/sys/%s", rel) < 0) {
+                        r = -ENOMEM;
+                        break;
+                }
+                if (hw_device_set_find_syspath(w->set, syspath))
+                        continue;      /* in both class/ and bus/ */
+                cfd = open_beneath(top, rel);
+                if (cfd < 0)
+                        continue;
+                r = list_dir(w, cfd, false, &has, &none);
+                if (r >= 0)
+                        r = read_device(w, cfd, rel, &has);
+                close(cfd);
+        }
+        close(dfd);
+        return r;
+}
+
+int hw_sysfs_load_subsystems(const char *dir, char *const *subsystems, size_t n_subsystems, HwDeviceSet *ret,
+                             DiagList *diags) {
+        _cleanup_(hw_device_set_done) HwDeviceSet set = {};
+        _cleanup_free_ char *dents = malloc(HW_SYSFS_DENTS_SIZE);
+        Walk w = { .dir = dir, .set = &set, .diags = diags, .dents = dents };
+        struct statfs sfs;
+        int top, r = 0;
+
+        if (!dents)
+                return -ENOMEM;
+        top = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (top < 0)
+                return -errno;
+        if (fstatfs(top, &sfs) < 0 || sfs.f_type != SYSFS_MAGIC) {
+                close(top);
+                return -EMEDIUMTYPE;
+        }
+        for (size_t i = 0; r >= 0 && i < n_subsystems; i++) {
+                _cleanup_free_ char *class = NULL, *bus = NULL;
+
+                if (!subsystems[i][0] || strchr(subsystems[i], '/') || streq(subsystems[i], ".") ||
+                    streq(subsystems[i], "..")) {
+                        r = -EINVAL;
+                        break;
+                }
+                if (asprintf(&class, "class/%s", subsystems[i]) < 0 ||
+                    asprintf(&bus, "bus/%s/devices", subsystems[i]) < 0) {
+                        r = -ENOMEM;
+                        break;
+                }
+                r = load_linked(&w, top, class);
+                if (r >= 0)
+                        r = load_linked(&w, top, bus);
+        }
+        close(top);
+        if (r < 0)
+                return r;
+        if (asprintf(&set.source, "sysfs %s (subsystems the policy names)", dir) < 0)
                 return -ENOMEM;
         set.sysfs_dir = strdup(dir);
         if (!set.sysfs_dir)
