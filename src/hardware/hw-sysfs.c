@@ -28,6 +28,7 @@ typedef struct Walk {
         DiagList *diags;
         size_t n_dirs;
         char *dents;           /* HW_SYSFS_DENTS_SIZE, for list_dir() */
+        bool no_openat2;       /* the kernel has no openat2() */
 } Walk;
 
 static int warn(Walk *w, const char *rel, const char *name, const char *fmt, const char *what) {
@@ -345,15 +346,47 @@ int hw_sysfs_load(const char *dir, HwDeviceSet *ret, DiagList *diags) {
         return 0;
 }
 
-/* Opens path below top, following no symbolic link and never leaving top. */
-static int open_beneath(int top, const char *path) {
-        struct open_how how = {
-                .flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
-                .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-        };
-        long fd = syscall(SYS_openat2, top, path, &how, sizeof(how));
+/* Opens the directory path (no "." or ".." components) below top, following
+ * no symbolic link: with openat2() where the kernel has it (5.6), else one
+ * component at a time. */
+static int open_beneath(Walk *w, int top, const char *path) {
+        _cleanup_free_ char *copy = NULL;
+        int fd = top;
 
-        return fd < 0 ? -errno : (int) fd;
+        if (!w->no_openat2) {
+                struct open_how how = {
+                        .flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+                        .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+                };
+                long r = syscall(SYS_openat2, top, path, &how, sizeof(how));
+
+                if (r >= 0)
+                        return (int) r;
+                if (errno != ENOSYS)
+                        return -errno;
+                w->no_openat2 = true;  /* an older kernel, or valgrind */
+        }
+        copy = strdup(path);
+        if (!copy)
+                return -ENOMEM;
+        for (char *c = copy, *next; c; c = next) {
+                int nfd;
+
+                next = strchr(c, '/');
+                if (next)
+                        *next++ = '\0';
+                if (!*c)
+                        continue;
+                nfd = openat(fd, c, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (nfd < 0)
+                        nfd = -errno;
+                if (fd != top)
+                        close(fd);
+                if (nfd < 0)
+                        return nfd;
+                fd = nfd;
+        }
+        return fd == top ? -EINVAL : fd;
 }
 
 /* "class/S" + "../../devices/X/Y" -> "devices/X/Y"; NULL when the target
@@ -403,7 +436,7 @@ static int load_linked(Walk *w, int top, const char *base) {
         DirHas ignored = {};
         int dfd, r;
 
-        dfd = open_beneath(top, base);
+        dfd = open_beneath(w, top, base);
         if (dfd < 0)
                 return dfd == -ENOENT || dfd == -ENOTDIR ? 0 : dfd;
         /* Entries of every type: the device links are symbolic links. */
@@ -429,7 +462,7 @@ static int load_linked(Walk *w, int top, const char *base) {
                 }
                 if (hw_device_set_find_syspath(w->set, syspath))
                         continue;      /* in both class/ and bus/ */
-                cfd = open_beneath(top, rel);
+                cfd = open_beneath(w, top, rel);
                 if (cfd < 0)
                         continue;
                 r = list_dir(w, cfd, false, &has, &none);
