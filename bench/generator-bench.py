@@ -123,6 +123,7 @@ def main():
         root, n = boot_root(work, units)
         print('root: %d unit files from the corpus, built-in default policy; %d runs per command' % (n, runs))
         for gen in args:
+            print('generator: %s' % os.path.abspath(gen))
             compare(os.path.basename(gen) + ' (%s)' % os.path.dirname(os.path.abspath(gen))[-20:],
                     [os.path.abspath(gen), '--root', root, '--log=stderr'], [GETTY], runs, work)
         compare('/bin/true (floor)', ['/bin/true'], [GETTY], runs, work)

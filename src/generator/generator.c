@@ -347,16 +347,14 @@ static int load_policy(const GeneratorOptions *o, GenLog *log, GeneratorStats *s
 }
 
 static int judge_root(Generator *gen, const Root *root, const LookupSet *set) {
-        _cleanup_(filter_done) Filter f;
+        _cleanup_(filter_done) Filter f = {};
         PolicyEngine engine = { .policy = gen->policy, .version = gen->policy->target };
-        GenHardware hw;
+        _cleanup_(gen_hardware_done) GenHardware hw = {};
         int r;
 
-        r = gen_hardware_prepare(&hw, gen->policy, gen->o->root, &engine);
-        if (r == -ENOMEM)
-                return r;
+        r = gen_hardware_prepare(&hw, gen->policy, gen->o->root, root, &engine, gen->log);
         if (r < 0)
-                gen_log(gen->log, GEN_LOG_ERR, "cannot read the hardware for the policy's conditions: %s", strerror(-r));
+                return r;
 
         filter_init(&f, STDERR_FILENO, STDERR_FILENO);
         f.format = OUTPUT_NONE;
@@ -369,7 +367,6 @@ static int judge_root(Generator *gen, const Root *root, const LookupSet *set) {
         r = filter_root(&f, root, set, gen->o->root ? gen->o->root : "/");
         gen->stats->input_errors = f.n_input_errors;
         gen->stats->tree_errors = f.n_tree_errors;
-        gen_hardware_done(&hw);
         return r;
 }
 

@@ -33,7 +33,11 @@ int hw_context_load_devices(HwContext *c, const HwOptions *o, DiagList *errors) 
                 if (r == -ENOMEM)
                         return r;
         } else {
-                r = hw_sysfs_load(dir, &c->devices, &c->diags);
+                r = o->n_subsystems > 0 ? hw_sysfs_load_subsystems(dir, o->subsystems, o->n_subsystems, &c->devices,
+                                                                   &c->diags)
+                                        : -EMEDIUMTYPE;
+                if (r == -EMEDIUMTYPE || r == -EINVAL)
+                        r = hw_sysfs_load(dir, &c->devices, &c->diags);
                 if (r < 0 && r != -ENOMEM &&
                     diag_add(errors, DIAG_ERROR, EFFECT_NONE, "hardware.unreadable", dir, 0, NULL, NULL,
                              "cannot read devices: %s",

@@ -22,6 +22,11 @@ typedef struct HwOptions {
         const char *hwdb_bin;      /* a compiled hwdb.bin */
         const char *hwdb_dir;      /* a directory of .hwdb sources */
         const char *root;          /* where the default hwdb.bin is searched; NULL: "/" */
+        /* Only the devices of these subsystems are needed (the policy's
+         * conditions all name theirs): on a real sysfs only they are read
+         * (hw_sysfs_load_subsystems()). */
+        char *const *subsystems;
+        size_t n_subsystems;
 } HwOptions;
 
 typedef struct HwContext {

@@ -22,6 +22,7 @@ Condition *condition_free(Condition *c) {
         free(c->strings);
         free(c->section);
         free(c->key);
+        free(c->pattern);
         regex_free(c->re);
         hw_match_free(c->hw);
         free(c);

@@ -52,6 +52,7 @@ struct Condition {
         char *section, *key;   /* COND_KEY */
         CondMatch match;
         CondQuantifier quant;
+        char *pattern;         /* MATCH_REGEX, as written */
         void *re;              /* MATCH_REGEX, compiled */
         struct HwMatch *hw;    /* COND_HARDWARE */
 };

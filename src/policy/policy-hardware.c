@@ -26,6 +26,7 @@ HwMatch *hw_match_free(HwMatch *m) {
         strv_free_n(m->node, m->n_node);
         free(m->property);
         strv_free_n(m->values, m->n_values);
+        free(m->pattern);
         regex_free(m->re);
         free(m->text);
         free(m);
@@ -86,6 +87,62 @@ int policy_hardware_load(const Policy *p, const HwOptions *o, const struct Root 
         if (r == -ENOMEM)
                 return r;
         return r < 0 ? -EIO : 1;
+}
+
+/* Adds the subsystems c's hardware conditions name to *l; false when one
+ * names none, or a glob. */
+static int collect_subsystems(const Condition *c, char ***l, size_t *n) {
+        int r;
+
+        if (!c)
+                return 1;
+        if (c->kind == COND_HARDWARE) {
+                if (c->hw->n_subsystem == 0)
+                        return 0;
+                for (size_t i = 0; i < c->hw->n_subsystem; i++) {
+                        const char *s = c->hw->subsystem[i];
+                        char **nl;
+
+                        if (strpbrk(s, "*?[\\"))
+                                return 0;
+                        nl = reallocarray_safe(*l, *n + 1, sizeof(char *));
+                        if (!nl)
+                                return -ENOMEM;
+                        *l = nl;
+                        (*l)[(*n)++] = (char *) s;
+                }
+        }
+        for (size_t i = 0; i < c->n_children; i++) {
+                r = collect_subsystems(c->children[i], l, n);
+                if (r <= 0)
+                        return r;
+        }
+        return 1;
+}
+
+int policy_hardware_load_lean(const Policy *p, const HwOptions *o, const struct Root *root, HwContext *ctx,
+                              DiagList *errors) {
+        _cleanup_free_ char **subsystems = NULL;
+        PolicyHardwareNeeds needs;
+        HwOptions lean = *o;
+        size_t n = 0;
+        int r = 1;
+
+        policy_hardware_needs(p, &needs);
+        for (size_t i = 0; r > 0 && i < p->n_rewrites; i++)
+                r = collect_subsystems(p->rewrites[i].when, &subsystems, &n);
+        for (size_t i = 0; r > 0 && i < p->n_assertions; i++) {
+                r = collect_subsystems(p->assertions[i].when, &subsystems, &n);
+                if (r > 0)
+                        r = collect_subsystems(p->assertions[i].body, &subsystems, &n);
+        }
+        if (r < 0)
+                return r;
+        if (r > 0 && n > 0 && needs.devices && !needs.ties && !o->profile) {
+                lean.subsystems = subsystems;
+                lean.n_subsystems = n;
+        }
+        return policy_hardware_load(p, &lean, root, false, ctx, errors);
 }
 
 static bool any_glob(char *const *globs, size_t n, const char *s) {

@@ -21,6 +21,7 @@ typedef struct HwMatch {
         CondMatch value_match; /* MATCH_SET, MATCH_VALUE, MATCH_GLOB or MATCH_REGEX */
         char **values;
         size_t n_values;
+        char *pattern;         /* MATCH_REGEX, as written */
         void *re;
         bool bound;            /* bound-device: only the unit's own devices, all present */
         char *text;            /* as YAML, for reports */
@@ -47,6 +48,12 @@ void policy_hardware_needs(const Policy *p, PolicyHardwareNeeds *ret);
  * `filter` and the generator call before judging. */
 int policy_hardware_load(const Policy *p, const HwOptions *o, const struct Root *root, bool report, HwContext *ctx,
                          DiagList *errors);
+/* The same, reading from a real sysfs only the devices of the subsystems
+ * the conditions name, when every hardware: condition names its
+ * subsystems exactly and nothing needs device ties (the generator: which
+ * device decided a condition may then be another of the same kind). */
+int policy_hardware_load_lean(const Policy *p, const HwOptions *o, const struct Root *root, HwContext *ctx,
+                              DiagList *errors);
 
 /* One decision of a hardware condition. */
 typedef struct HwDecision {

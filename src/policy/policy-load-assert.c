@@ -132,6 +132,8 @@ static int parse_key_test(LoadContext *c, const YNode *map, const YNode *keynode
                                 r = load_expect_kind(c, v, YNODE_SCALAR, "regex");
                                 if (r >= 0)
                                         r = load_compile_regex(c, v, v->scalar, &k->re);
+                                if (r >= 0 && !(k->pattern = strdup(v->scalar)))
+                                        r = -ENOMEM;
                         } else if (r >= 0)
                                 r = load_get_bool(c, v, "bool", &k->flag);
                         if (r < 0)

@@ -62,6 +62,8 @@ int load_hardware_condition(LoadContext *c, const YNode *v, Condition **ret) {
                         r = load_expect_kind(c, f, YNODE_SCALAR, "regex");
                         if (r >= 0)
                                 r = load_compile_regex(c, f, f->scalar, &m->re);
+                        if (r >= 0 && !(m->pattern = strdup(f->scalar)))
+                                r = -ENOMEM;
                 }
                 if (r < 0)
                         return r;

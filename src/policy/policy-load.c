@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "basic/alloc-util.h"
+#include "policy-builtin.h"
 #include "policy-file.h"
 #include "policy-internal.h"
 #include "policy-load-internal.h"
@@ -820,6 +821,11 @@ static int load_source(LoadContext *c, const char *name_or_path, const char *rel
         int r;
 
         if (!looks_like_path(name_or_path)) {
+                /* Compiled at build time from the same YAML: no parse. */
+                const BuiltinCompiled *compiled = builtin_compiled_find(name_or_path);
+
+                if (compiled)
+                        return policy_builtin_instantiate(compiled, ret);
                 b = builtin_policy_find(name_or_path);
                 if (!b)
                         return load_fail(c, at, "no shipped policy named '%s' (see 'unitguard policy list')", name_or_path);
