@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <stdint.h>
 #include <string.h>
 
 #include "unit-lexer.h"
@@ -16,18 +17,93 @@ static unsigned eol_kind(char c) {
         }
 }
 
+/* One pass over the line's bytes finds its end and tells whether it is
+ * all ASCII. With SSE2 (every x86-64) sixteen bytes at a time: one mask of
+ * the terminators, one of the high bits; the last partial block is copied
+ * into a zeroed one, whose padding ends the line at the end of data. */
+#if defined(__SSE2__) && !defined(UNIT_LEXER_SCALAR)
+#include <emmintrin.h>
+
+static size_t scan_line(const char *data, size_t i, size_t size, bool *ret_ascii) {
+        const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'), zero = _mm_setzero_si128();
+        unsigned high = 0;
+
+        for (;;) {
+                unsigned term, hi;
+                __m128i v;
+
+                if (size - i >= 16)
+                        v = _mm_loadu_si128((const __m128i *) (const void *) (data + i));
+                else {
+                        char tail[16] = {};
+
+                        memcpy(tail, data + i, size - i);
+                        v = _mm_loadu_si128((const __m128i *) (const void *) tail);
+                }
+                term = (unsigned) _mm_movemask_epi8(_mm_or_si128(
+                        _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)), _mm_cmpeq_epi8(v, zero)));
+                hi = (unsigned) _mm_movemask_epi8(v);
+                if (term != 0) {
+                        unsigned k = (unsigned) __builtin_ctz(term);
+
+                        high |= hi & ((1u << k) - 1);
+                        *ret_ascii = high == 0;
+                        return i + k;
+                }
+                high |= hi;
+                i += 16;
+        }
+}
+#else
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+/* Whether any byte of w is zero (exact: no false positives). */
+static inline uint64_t has_zero_byte(uint64_t w) {
+        return (w - ONES) & ~w & HIGHS;
+}
+
+/* Whether any byte of w is LF, CR or NUL. */
+static inline bool has_terminator(uint64_t w) {
+        return has_zero_byte(w) | has_zero_byte(w ^ (ONES * '\n')) | has_zero_byte(w ^ (ONES * '\r'));
+}
+
+/* Portable: eight bytes at a time while none of them ends the line; the
+ * word that holds the end (and the tail) byte by byte. */
+static size_t scan_line(const char *data, size_t i, size_t size, bool *ret_ascii) {
+        uint64_t acc = 0;
+        unsigned char high = 0;
+
+        while (size - i >= 8) {
+                uint64_t w;
+
+                memcpy(&w, data + i, 8);
+                if (has_terminator(w))
+                        break;
+                acc |= w;
+                i += 8;
+        }
+        for (; i < size; i++) {
+                unsigned char c = (unsigned char) data[i];
+
+                if (c == '\n' || c == '\r' || c == '\0')
+                        break;
+                high |= c;
+        }
+        *ret_ascii = (acc & HIGHS) == 0 && high < 0x80;
+        return i;
+}
+#endif
+
 bool physline_next(const char *data, size_t size, size_t *pos, PhysLine *ret) {
         size_t i = *pos, end;
         unsigned seen = 0;
+        bool ascii;
 
         if (i >= size)
                 return false;
 
-        /* strcspn() also stops at NUL, which is a terminator too, and at the
-         * sentinel NUL at data[size]. */
-        end = i + strcspn(data + i, "\n\r");
-        if (end > size)
-                end = size;
+        end = scan_line(data, i, size, &ascii);
 
         i = end;
         while (i < size) {
@@ -44,7 +120,22 @@ bool physline_next(const char *data, size_t size, size_t *pos, PhysLine *ret) {
                 .len = end - *pos,
                 .term_len = i - end,
                 .term_kinds = seen,
+                .ascii = ascii,
         };
         *pos = i;
         return true;
+}
+
+/* Whether the text ends in a backslash that is not itself escaped. The
+ * text joined so far always ends in the space that replaced the previous
+ * backslash, so the parity of the new part alone decides. Read from the
+ * start, a backslash escapes the byte after it; the byte before the final
+ * run of backslashes is not one, so whatever escaped it, the run starts
+ * unescaped, and its length's parity decides: only the run is read. */
+bool line_ends_in_escape(const char *s, size_t n) {
+        size_t k = 0;
+
+        while (k < n && s[n - 1 - k] == '\\')
+                k++;
+        return k % 2 == 1;
 }

@@ -23,6 +23,7 @@ typedef struct ParseState {
 
         /* An open continuation: the joined text so far and where it began. */
         bool in_cont;
+        bool cont_ascii;          /* every part joined so far is ASCII */
         StrBuf cont;
         size_t cont_start, cont_end;
         unsigned cont_line_first, cont_line_last;
@@ -145,7 +146,7 @@ static int parse_section_header(ParseState *ps, const char *l, size_t n, unsigne
 
 /* One logical line: continuations joined, comments gone. raw_start/raw_end
  * delimit its bytes in the file. Returns 1 if the file failed. */
-static int parse_logical(ParseState *ps, const char *l, size_t n, unsigned line_first,
+static int parse_logical(ParseState *ps, const char *l, size_t n, bool ascii, unsigned line_first,
                          unsigned line_last, size_t raw_start, size_t raw_end) {
         UnitFile *f = ps->f;
         const char *eq, *k, *v;
@@ -160,7 +161,9 @@ static int parse_logical(ParseState *ps, const char *l, size_t n, unsigned line_
         if (n == 0)
                 return 0;
 
-        if (!utf8_is_valid_systemd(l, n))
+        /* The lexer saw whether the bytes are ASCII; only others need
+         * a closer look. */
+        if (!ascii && !utf8_is_valid_systemd(l, n))
                 return fail_file(ps, "syntax.invalid-utf8", line_first,
                                  "Line is not valid UTF-8; systemd refuses the whole file");
 
@@ -217,33 +220,19 @@ static int parse_logical(ParseState *ps, const char *l, size_t n, unsigned line_
 static int flush_continuation(ParseState *ps) {
         int r;
 
-        r = parse_logical(ps, ps->cont.data, ps->cont.len, ps->cont_line_first, ps->cont_line_last,
-                          ps->cont_start, ps->cont_end);
+        r = parse_logical(ps, ps->cont.data, ps->cont.len, ps->cont_ascii, ps->cont_line_first,
+                          ps->cont_line_last, ps->cont_start, ps->cont_end);
         ps->in_cont = false;
         strbuf_reset(&ps->cont);
         return r;
 }
 
+/* From the end: most lines end in a non-blank. */
 static bool has_content(const char *s, size_t n) {
-        for (size_t i = 0; i < n; i++)
-                if (!is_blank(s[i]))
+        while (n > 0)
+                if (!is_blank(s[--n]))
                         return true;
         return false;
-}
-
-/* Whether the text ends in a backslash that is not itself escaped. The
- * text joined so far always ends in the space that replaced the previous
- * backslash, so the parity of the new part alone decides. */
-static bool ends_in_escape(const char *s, size_t n) {
-        bool escaped = false;
-
-        for (size_t i = 0; i < n; i++) {
-                if (escaped)
-                        escaped = false;
-                else if (s[i] == '\\')
-                        escaped = true;
-        }
-        return escaped;
 }
 
 static int warn_terminator(ParseState *ps, const PhysLine *pl, unsigned line) {
@@ -300,30 +289,32 @@ static int parse_physical(ParseState *ps, const PhysLine *pl, unsigned line) {
                 r = strbuf_append(&ps->cont, l, n);
                 if (r < 0)
                         return r;
+                ps->cont_ascii = ps->cont_ascii && pl->ascii;
                 if (has_content(l, n)) {
                         ps->cont_end = line_end;
                         ps->cont_line_last = line;
                 }
-                if (ends_in_escape(l, n)) {
+                if (line_ends_in_escape(l, n)) {
                         ps->cont.data[ps->cont.len - 1] = ' ';
                         return 0;
                 }
                 return flush_continuation(ps);
         }
 
-        if (ends_in_escape(l, n)) {
+        if (line_ends_in_escape(l, n)) {
                 r = strbuf_append(&ps->cont, l, n);
                 if (r < 0)
                         return r;
                 ps->cont.data[ps->cont.len - 1] = ' ';
                 ps->in_cont = true;
+                ps->cont_ascii = pl->ascii;
                 ps->cont_start = pl->start;
                 ps->cont_end = line_end;
                 ps->cont_line_first = ps->cont_line_last = line;
                 return 0;
         }
 
-        return parse_logical(ps, l, n, line, line, pl->start, line_end);
+        return parse_logical(ps, l, n, pl->ascii, line, line, pl->start, line_end);
 }
 
 static int parse_all(ParseState *ps) {
