@@ -126,12 +126,36 @@ static bool is_unit_or_dropin(const char *p, size_t n) {
         return unit_type_from_string(suffix) >= 0;
 }
 
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+/* Whether any byte is a control character (below 0x20, or DEL). Eight
+ * bytes at a time: a borrow in the subtraction starts only at a byte below
+ * the constant, so a set high bit means there is one. */
+static bool has_control(const char *s, size_t n) {
+        size_t i = 0;
+        uint64_t bad = 0;
+
+        for (; n - i >= 8; i += 8) {
+                uint64_t w, del;
+
+                memcpy(&w, s + i, 8);
+                del = w ^ (ONES * 0x7f);
+                bad |= ((w - ONES * 0x20) & ~w) | ((del - ONES) & ~del);
+        }
+        if (bad & HIGHS)
+                return true;
+        for (; i < n; i++)
+                if ((unsigned char) s[i] < ' ' || s[i] == 0x7f)
+                        return true;
+        return false;
+}
+
 bool cat_header_path_is_plausible(const char *path, size_t n) {
         if (n < 2 || path[0] != '/')
                 return false;
-        for (size_t i = 0; i < n; i++)
-                if ((unsigned char) path[i] < ' ' || path[i] == 0x7f)
-                        return false;
+        if (has_control(path, n))
+                return false;
         return is_unit_or_dropin(path, n);
 }
 

@@ -17,10 +17,7 @@ UnitFile *unit_file_free(UnitFile *f) {
         free(f->entries);
         free(f->sections);
         free(f->inserts);
-        free(f->arena);
         free(f->data);
-        free(f->path);
-        free(f->unit_name);
         diag_list_done(&f->diags);
         free(f);
         return NULL;

@@ -84,7 +84,8 @@ typedef struct UnitFile {
         unsigned limit_line;   /* over one of unitguard's caps: parsing stopped here */
         bool has_bom;
 
-        char *arena;           /* storage for names, keys and values */
+        char *arena;           /* storage for the path, names, keys and values:
+                                * allocated with the UnitFile itself */
         size_t arena_used, arena_size;
 
         DiagList diags;

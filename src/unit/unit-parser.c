@@ -353,31 +353,40 @@ int unit_file_parse(char *data, size_t size, const char *path, const char *unit_
                     bool is_dropin, UnitFile **ret) {
         _cleanup_(unit_file_freep) UnitFile *f = NULL;
         ParseState ps = { .section = -1 };
+        size_t path_len = strlen(path), name_len = unit_name ? strlen(unit_name) : 0, arena_size;
         int r;
 
-        f = new0(UnitFile, 1);
+        /* One allocation holds the model and its arena: the path, the unit
+         * name, and every stored string. Those come from at least as many
+         * raw bytes as they have characters, plus one NUL per string and
+         * at most two strings per line: twice the size bounds them. */
+        if (size > (SIZE_MAX - 64 - sizeof(UnitFile)) / 2 ||
+            path_len + name_len > SIZE_MAX - 64 - sizeof(UnitFile) - 2 * size - 2) {
+                free(data);
+                return -ENOMEM;
+        }
+        arena_size = 2 * size + 64 + path_len + name_len + 2;
+        f = malloc(sizeof(UnitFile) + arena_size);
         if (!f) {
                 free(data);
                 return -ENOMEM;
         }
-        f->data = data;
-        f->size = size;
-        f->is_dropin = is_dropin;
-        f->type = unit_name ? unit_type_from_name(unit_name) : _UNIT_TYPE_INVALID;
-        f->path = strdup(path);
-        f->unit_name = unit_name ? strdup(unit_name) : NULL;
-        if (!f->path || (unit_name && !f->unit_name))
-                return -ENOMEM;
+        *f = (UnitFile) {
+                .data = data,
+                .size = size,
+                .is_dropin = is_dropin,
+                .type = unit_name ? unit_type_from_name(unit_name) : _UNIT_TYPE_INVALID,
+                .arena = (char *) (f + 1),
+                .arena_size = arena_size,
+        };
+        f->path = arena_strndup(f, path, path_len);
+        f->unit_name = unit_name ? arena_strndup(f, unit_name, name_len) : NULL;
 
-        /* Every stored string comes from at least as many raw bytes as it
-         * has characters, plus one NUL per string and at most two strings
-         * per line: twice the size bounds it. */
-        if (size > (SIZE_MAX - 64) / 2)
-                return -ENOMEM;
-        f->arena_size = 2 * size + 64;
-        f->arena = malloc(f->arena_size);
-        if (!f->arena)
-                return -ENOMEM;
+        /* Room for the entries of a typical file at once (an assignment
+         * line is rarely shorter than 24 bytes). */
+        r = GREEDY_REALLOC(f->entries, f->allocated_entries, MIN(size / 24 + 8, (size_t) 1024));
+        if (r < 0)
+                return r;
 
         ps.f = f;
         r = parse_all(&ps);

@@ -229,4 +229,28 @@ TEST(merged_header) {
         check_diags("X=1\n# /x/b.service\n", "");
 }
 
-TESTS_MAIN(T(cap_last_file), T(cap_before_header), T(cap_long_lines), T(cap_bare), T(merged_header))
+/* A header's path: no control character anywhere (the check reads eight
+ * bytes at a time), a unit or drop-in name at the end. */
+TEST(header_path_controls) {
+        char path[64];
+
+        CHECK(cat_header_path_is_plausible("/etc/systemd/system/a.service", 29));
+        CHECK(cat_header_path_is_plausible("/etc/systemd/system/a.service.d/x.conf", 38));
+        CHECK(!cat_header_path_is_plausible("/etc/systemd/system/a.servic", 28));
+        for (size_t len = 12; len < sizeof(path); len++)
+                for (size_t at = 1; at < len - 8; at++) {
+                        static const unsigned char probes[] = { 0x01, 0x1f, 0x7f, 0x20, 0x80, 0xff, 0x9f };
+
+                        for (size_t p = 0; p < sizeof(probes); p++) {
+                                bool control = probes[p] < 0x20 || probes[p] == 0x7f;
+
+                                memset(path, 'a', len);
+                                path[0] = '/';
+                                memcpy(path + len - 8, ".service", 8);
+                                path[at] = (char) probes[p];
+                                CHECK_INT_EQ(cat_header_path_is_plausible(path, len), !control);
+                        }
+                }
+}
+
+TESTS_MAIN(T(header_path_controls), T(cap_last_file), T(cap_before_header), T(cap_long_lines), T(cap_bare), T(merged_header))
