@@ -252,22 +252,24 @@ static int classify_plain_header(const char *l, size_t n, bool *ret_note, char *
 
 static int stash_header(CatReader *r, const char *l, size_t n, bool terminated, bool blank_before,
                         bool is_note, char *path) {
-        StrBuf fr = {};
-        int k;
+        /* Blank line, header, terminator: one allocation of the size. */
+        char *fr = malloc(n + 3), *p;
 
-        k = strbuf_append(&fr, "\n", blank_before ? 1 : 0);
-        if (k >= 0)
-                k = strbuf_append(&fr, l, n);
-        if (k >= 0 && terminated)
-                k = strbuf_append_char(&fr, '\n');
-        if (k < 0) {
-                strbuf_done(&fr);
+        if (!fr) {
                 free(path);
-                return k;
+                return -ENOMEM;
         }
+        p = fr;
+        if (blank_before)
+                *p++ = '\n';
+        memcpy(p, l, n);
+        p += n;
+        if (terminated)
+                *p++ = '\n';
+        *p = '\0';
         free(r->next_framing);
         free(r->next_path);
-        r->next_framing = strbuf_steal(&fr);
+        r->next_framing = fr;
         r->next_path = path;
         r->next_line = r->line;
         r->next_is_note = is_note;
