@@ -332,6 +332,39 @@ static bool maybe_header(const char *l, size_t n) {
         return l[0] == '\x1b' || (l[0] == '#' && l[1] == ' ' && (l[2] == '/' || l[2] == 'U' || l[2] == '\x1b'));
 }
 
+/* Whether a line starting with c needs a look: a blank line, or one that
+ * may be a header ('#', or an escape sequence first). */
+static bool line_needs_look(char c) {
+        return c == '\n' || c == '#' || c == '\x1b';
+}
+
+/* Content lines that need no look, and are whole in the buffer, are passed
+ * over in bulk, without returning line by line: such a line is content
+ * whatever comes before it, and changes nothing but the position and the
+ * line count. Only lines that end within the size cap are passed over, so
+ * a file over it fails in read_line() exactly as before. */
+static void skip_plain_lines(CatReader *r) {
+        const char *p = r->buf.data + r->pos;
+        size_t used = r->pos - r->mark, room, i = 0;
+        unsigned lines = 0;
+
+        if (r->pos >= r->buf.len || used >= r->max_file || line_needs_look(p[0]))
+                return;
+        room = MIN(r->buf.len - r->pos, r->max_file - used);
+        for (;;) {
+                const char *nl = memchr(p + i, '\n', room - i);
+
+                if (!nl)
+                        break;
+                i = (size_t) (nl - p) + 1;
+                lines++;
+                if (i >= room || line_needs_look(p[i]))
+                        break;
+        }
+        r->pos += i;
+        r->line += lines;
+}
+
 /* How far from the start of the content the line starting at line_start
  * may end: content ends within the cap; a blank line right after it may
  * still be the framing of the next header; after a blank line comes
@@ -424,6 +457,7 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
         for (;;) {
                 bool after_blank;
 
+                skip_plain_lines(r);
                 line_start = r->pos - r->mark;
                 after_blank = last_blank != SIZE_MAX && last_blank + 1 == line_start;
                 k = read_line(r, line_limit(r, line_start, after_blank), &l, &n, &term);
