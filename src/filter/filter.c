@@ -572,9 +572,10 @@ int filter_stream(Filter *f, int fd, const char *source) {
                                 r = -ENOMEM;
                                 break;
                         }
-                        r = unit_group_new(name, &g);
+                        r = unit_group_new(NULL, &g);
                         if (r < 0)
                                 break;
+                        g->name = TAKE_PTR(name);   /* taken, not copied again */
                         g->has_fragment = !dropin_of;
                 }
                 r = take_framing_diags(g, &cf);

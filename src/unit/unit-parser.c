@@ -47,6 +47,24 @@ static char *arena_strndup(UnitFile *f, const char *s, size_t n) {
         return p;
 }
 
+/* Makes room for one more element of an array that starts in the
+ * UnitFile's own allocation (inline) and moves to the heap when full. */
+static int grow_array(void **array, size_t *allocated, size_t need, size_t elsize, const void *inline_storage) {
+        void *q;
+
+        if (need <= *allocated)
+                return 0;
+        if (*array != inline_storage)
+                return greedy_realloc(array, allocated, need, elsize);
+        q = malloc_multiply(2 * *allocated + 8, elsize);
+        if (!q)
+                return -ENOMEM;
+        memcpy(q, *array, *allocated * elsize);
+        *array = q;
+        *allocated = 2 * *allocated + 8;
+        return 0;
+}
+
 _printf_(7, 8)
 static int add_diag(ParseState *ps, DiagSeverity sev, SystemdEffect eff, const char *rule,
                     unsigned line, const char *section, const char *fmt, ...) {
@@ -120,7 +138,8 @@ static int parse_section_header(ParseState *ps, const char *l, size_t n, unsigne
 
         if (f->n_sections >= UNIT_SECTIONS_MAX)
                 return over_limit(ps, "limit.sections", line, "section headers", UNIT_SECTIONS_MAX);
-        r = GREEDY_REALLOC(f->sections, f->allocated_sections, f->n_sections + 1);
+        r = grow_array((void **) &f->sections, &f->allocated_sections, f->n_sections + 1, sizeof(UnitSection),
+                       f->inline_sections);
         if (r < 0)
                 return r;
         name = arena_strndup(f, l + 1, n - 2);
@@ -198,7 +217,8 @@ static int parse_logical(ParseState *ps, const char *l, size_t n, bool ascii, un
 
         if (f->n_entries >= UNIT_ENTRIES_MAX)
                 return over_limit(ps, "limit.entries", line_first, "assignments", UNIT_ENTRIES_MAX);
-        r = GREEDY_REALLOC(f->entries, f->allocated_entries, f->n_entries + 1);
+        r = grow_array((void **) &f->entries, &f->allocated_entries, f->n_entries + 1, sizeof(UnitEntry),
+                       f->inline_entries);
         if (r < 0)
                 return r;
         e = &f->entries[f->n_entries];
@@ -349,24 +369,34 @@ static int parse_all(ParseState *ps) {
         return 0;
 }
 
+/* Entries and sections a UnitFile has room for in its own allocation: a
+ * typical file's (an assignment line is rarely shorter than 24 bytes;
+ * most units have at most four sections). */
+#define INLINE_SECTIONS 4
+static size_t inline_entries_for(size_t size) {
+        return MIN(size / 24 + 8, (size_t) 1024);
+}
+
 int unit_file_parse(char *data, size_t size, const char *path, const char *unit_name,
                     bool is_dropin, UnitFile **ret) {
         _cleanup_(unit_file_freep) UnitFile *f = NULL;
         ParseState ps = { .section = -1 };
         size_t path_len = strlen(path), name_len = unit_name ? strlen(unit_name) : 0, arena_size;
+        size_t n_entries = inline_entries_for(size), head;
         int r;
 
-        /* One allocation holds the model and its arena: the path, the unit
-         * name, and every stored string. Those come from at least as many
-         * raw bytes as they have characters, plus one NUL per string and
-         * at most two strings per line: twice the size bounds them. */
-        if (size > (SIZE_MAX - 64 - sizeof(UnitFile)) / 2 ||
-            path_len + name_len > SIZE_MAX - 64 - sizeof(UnitFile) - 2 * size - 2) {
+        /* One allocation holds the model, its first entries and sections,
+         * and its arena: the path, the unit name, and every stored string.
+         * Those come from at least as many raw bytes as they have
+         * characters, plus one NUL per string and at most two strings per
+         * line: twice the size bounds them. */
+        head = sizeof(UnitFile) + n_entries * sizeof(UnitEntry) + INLINE_SECTIONS * sizeof(UnitSection);
+        if (size > (SIZE_MAX - 64 - head) / 2 || path_len + name_len > SIZE_MAX - 64 - head - 2 * size - 2) {
                 free(data);
                 return -ENOMEM;
         }
         arena_size = 2 * size + 64 + path_len + name_len + 2;
-        f = malloc(sizeof(UnitFile) + arena_size);
+        f = malloc(head + arena_size);
         if (!f) {
                 free(data);
                 return -ENOMEM;
@@ -376,17 +406,17 @@ int unit_file_parse(char *data, size_t size, const char *path, const char *unit_
                 .size = size,
                 .is_dropin = is_dropin,
                 .type = unit_name ? unit_type_from_name(unit_name) : _UNIT_TYPE_INVALID,
-                .arena = (char *) (f + 1),
+                .inline_entries = (UnitEntry *) (void *) (f + 1),
+                .allocated_entries = n_entries,
+                .arena = (char *) f + head,
                 .arena_size = arena_size,
         };
+        f->inline_sections = (UnitSection *) (void *) (f->inline_entries + n_entries);
+        f->allocated_sections = INLINE_SECTIONS;
+        f->entries = f->inline_entries;
+        f->sections = f->inline_sections;
         f->path = arena_strndup(f, path, path_len);
         f->unit_name = unit_name ? arena_strndup(f, unit_name, name_len) : NULL;
-
-        /* Room for the entries of a typical file at once (an assignment
-         * line is rarely shorter than 24 bytes). */
-        r = GREEDY_REALLOC(f->entries, f->allocated_entries, MIN(size / 24 + 8, (size_t) 1024));
-        if (r < 0)
-                return r;
 
         ps.f = f;
         r = parse_all(&ps);
