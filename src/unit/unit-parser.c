@@ -138,10 +138,12 @@ static int parse_section_header(ParseState *ps, const char *l, size_t n, unsigne
 
         if (f->n_sections >= UNIT_SECTIONS_MAX)
                 return over_limit(ps, "limit.sections", line, "section headers", UNIT_SECTIONS_MAX);
-        r = grow_array((void **) &f->sections, &f->allocated_sections, f->n_sections + 1, sizeof(UnitSection),
-                       f->inline_sections);
-        if (r < 0)
-                return r;
+        if (f->n_sections >= f->allocated_sections) {
+                r = grow_array((void **) &f->sections, &f->allocated_sections, f->n_sections + 1, sizeof(UnitSection),
+                               f->inline_sections);
+                if (r < 0)
+                        return r;
+        }
         name = arena_strndup(f, l + 1, n - 2);
         if (!name)
                 return -ENOMEM;
@@ -217,10 +219,12 @@ static int parse_logical(ParseState *ps, const char *l, size_t n, bool ascii, un
 
         if (f->n_entries >= UNIT_ENTRIES_MAX)
                 return over_limit(ps, "limit.entries", line_first, "assignments", UNIT_ENTRIES_MAX);
-        r = grow_array((void **) &f->entries, &f->allocated_entries, f->n_entries + 1, sizeof(UnitEntry),
-                       f->inline_entries);
-        if (r < 0)
-                return r;
+        if (f->n_entries >= f->allocated_entries) {
+                r = grow_array((void **) &f->entries, &f->allocated_entries, f->n_entries + 1, sizeof(UnitEntry),
+                               f->inline_entries);
+                if (r < 0)
+                        return r;
+        }
         e = &f->entries[f->n_entries];
         *e = (UnitEntry) {
                 .section = ps->section,
