@@ -8,7 +8,7 @@
 
 #include "strbuf.h"
 
-int strbuf_reserve(StrBuf *b, size_t extra) {
+int strbuf_reserve_slow(StrBuf *b, size_t extra) {
         size_t need, n;
         char *q;
 

@@ -17,7 +17,13 @@ typedef struct StrBuf {
         size_t allocated;
 } StrBuf;
 
-int strbuf_reserve(StrBuf *b, size_t extra);
+int strbuf_reserve_slow(StrBuf *b, size_t extra);
+/* Room for extra more bytes (and the NUL); the common case without a call. */
+static inline int strbuf_reserve(StrBuf *b, size_t extra) {
+        if (b->data && extra < b->allocated - b->len)
+                return 0;
+        return strbuf_reserve_slow(b, extra);
+}
 int strbuf_append_slow(StrBuf *b, const void *p, size_t n);
 /* With room in the buffer (the common case), without a call. */
 static inline int strbuf_append(StrBuf *b, const void *p, size_t n) {
