@@ -26,7 +26,7 @@ static inline int strbuf_reserve(StrBuf *b, size_t extra) {
 }
 int strbuf_append_slow(StrBuf *b, const void *p, size_t n);
 /* With room in the buffer (the common case), without a call. */
-static inline int strbuf_append(StrBuf *b, const void *p, size_t n) {
+static _always_inline_ int strbuf_append(StrBuf *b, const void *p, size_t n) {
         if (b->data && n < b->allocated - b->len) {
                 if (n > 0)
                         memcpy(b->data + b->len, p, n);
@@ -36,7 +36,8 @@ static inline int strbuf_append(StrBuf *b, const void *p, size_t n) {
         }
         return strbuf_append_slow(b, p, n);
 }
-static inline int strbuf_append_str(StrBuf *b, const char *s) {
+/* Always inline: for a literal, the length is known at compile time. */
+static _always_inline_ int strbuf_append_str(StrBuf *b, const char *s) {
         return strbuf_append(b, s, strlen(s));
 }
 int strbuf_append_char_slow(StrBuf *b, char c);
