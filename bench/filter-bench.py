@@ -1,23 +1,26 @@
 #!/usr/bin/env python3
-"""Benchmark of `unitguard filter` (parse + judge + write), all figures from
-one run:
+"""`unitguard filter` on a `systemctl cat` stream against `cat`, like for like.
 
-  * a systemctl-cat stream of >= 50 MB built from the Debian corpus is piped
-    through `cat`, through `unitguard filter --no-policy` (parse + write) and
-    through `unitguard filter` with the default policy (parse + judge +
-    write), best of N runs each: MB/s, units/s, the ratio to cat, the cost
-    the policy adds, and peak RSS;
-  * peak RSS again on a stream 4x as long, to show it does not grow with
-    the stream;
-  * `systemd-analyze verify` on 50 corpus units in one process, and on one
-    unit, against unitguard's cost per unit.
+The stream (>= 50 MB) is built from the Debian corpus in ../shared/corpus
+(tests/tools/make-cat-stream.py, the corpus repeated). Each configuration
+is compared with `cat` on the same stream, both reading it from a file and
+writing to /dev/null (diagnostics to a file, as in `filter > out 2> err`),
+the two commands alternating run by run. Reported per configuration: the
+median CPU time (user+sys) and wall time, MB/s, and the median of the
+pairwise ratios to `cat`, CPU beside wall. Then peak RSS on the stream and
+on one four times as long (flat: memory does not grow with the stream).
 
-Usage: bench/filter-bench.py [--unitguard PATH] [--policy NAME] [--runs N]
-(--policy: the policy of the judged run; default: the built-in default)
+The per-unit comparison with `systemd-analyze verify` (same units, same
+process count) is bench/check-root-bench.py.
+
+Usage: bench/filter-bench.py [--unitguard PATH] [--runs N] [--mb N]
+                             [--only no-policy,policy,json]
 """
 import argparse
 import os
+import platform
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -28,23 +31,31 @@ TOP = os.path.dirname(HERE)
 CORPUS = os.path.join(TOP, '..', 'shared', 'corpus', 'debian')
 MAKE_STREAM = os.path.join(TOP, 'tests', 'tools', 'make-cat-stream.py')
 
+CONFIGS = {
+    'no-policy': ['filter', '--no-policy'],
+    'policy': ['filter'],
+    'json': ['filter', '--format', 'json'],
+}
 
-def run_timed(argv, stdin_path):
-    """Wall seconds and peak RSS (KiB) of one process, output discarded.
-    GNU time measures the RSS: a child forked from Python would inherit the
-    interpreter's peak in ru_maxrss."""
-    with open(stdin_path, 'rb') as fin, open(os.devnull, 'wb') as fout:
+
+def run(argv, stdin_path, err_path):
+    """Wall and CPU seconds (user+sys) of one process; its own rusage."""
+    with open(stdin_path, 'rb') as fin, open(os.devnull, 'wb') as fout, open(err_path, 'wb') as ferr:
         t0 = time.perf_counter()
-        p = subprocess.run(['/usr/bin/time', '-f', '%M %x'] + argv, stdin=fin, stdout=fout,
-                           stderr=subprocess.PIPE)
-        t1 = time.perf_counter()
-    rss, rc = p.stderr.decode().split()[-2:]
-    return t1 - t0, int(rss), int(rc)
+        p = subprocess.Popen(argv, stdin=fin, stdout=fout, stderr=ferr)
+        _, status, ru = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t0
+    rc = os.waitstatus_to_exitcode(status)
+    return wall, ru.ru_utime + ru.ru_stime, rc
 
 
-def best(argv, path, runs):
-    results = [run_timed(argv, path) for _ in range(runs)]
-    return min(r[0] for r in results), max(r[1] for r in results), results[0][2]
+def peak_rss_mib(argv, stdin_path):
+    """GNU time measures the RSS: a child forked from Python would carry the
+    interpreter's peak in ru_maxrss."""
+    with open(stdin_path, 'rb') as fin:
+        p = subprocess.run(['/usr/bin/time', '-f', '%M'] + argv, stdin=fin, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True)
+    return int(p.stderr.strip().splitlines()[-1]) / 1024.0
 
 
 def make_stream(path, repeat):
@@ -55,73 +66,79 @@ def make_stream(path, repeat):
     return int(words[0]), int(words[2])
 
 
+def machine():
+    cpu = platform.processor()
+    try:
+        with open('/proc/cpuinfo') as f:
+            for line in f:
+                if line.startswith('model name'):
+                    cpu = line.split(':', 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    load = ' '.join(f'{x:.2f}' for x in os.getloadavg())
+    return f'{platform.node()}: {cpu}, {os.cpu_count()} CPUs, Linux {platform.release()}, load {load}'
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--unitguard', default=os.path.join(TOP, 'build', 'src', 'cli', 'unitguard'))
-    ap.add_argument('--policy', default='default', help='policy of the judged run')
-    ap.add_argument('--runs', type=int, default=5)
+    ap.add_argument('--runs', type=int, default=7, help='pairs per configuration')
+    ap.add_argument('--mb', type=int, default=50, help='stream size in MB')
+    ap.add_argument('--only', default=','.join(CONFIGS), help='configurations, comma-separated')
     args = ap.parse_args()
-    ug = args.unitguard
+    ug = os.path.abspath(args.unitguard)
+    if not os.path.exists('/usr/bin/time'):
+        sys.exit('GNU time is needed for peak RSS: apt-get install time')
+    cat = shutil.which('cat')
 
     tmp = tempfile.mkdtemp(prefix='ug-bench-')
     try:
-        small = os.path.join(tmp, 'stream.txt')
+        small = os.path.join(tmp, 'one.txt')
         make_stream(small, 1)
-        copy_size = os.path.getsize(small)
-        repeat = max(1, -(-50 * 1000 * 1000 // copy_size))
-        stream = os.path.join(tmp, 'stream50.txt')
+        repeat = max(1, -(-args.mb * 1000 * 1000 // os.path.getsize(small)))
+        stream = os.path.join(tmp, 'stream.txt')
         n_files, n_units = make_stream(stream, repeat)
         size = os.path.getsize(stream)
+        err = os.path.join(tmp, 'stderr.txt')
 
-        print(f'stream: {size / 1e6:.1f} MB, {n_files} files, {n_units} units ({repeat} copies of the corpus)')
-        if not os.path.exists('/usr/bin/time'):
-            sys.exit('GNU time is needed for peak RSS: apt-get install time')
-        t_cat, rss_cat, _ = best(['cat'], stream, args.runs)
-        print(f'cat:                 {t_cat * 1000:8.1f} ms  {size / t_cat / 1e6:8.1f} MB/s  peak RSS {rss_cat / 1024:.1f} MiB')
+        print(f'machine: {machine()}')
+        print(f'stream:  {size / 1e6:.1f} MB, {n_files} files, {n_units} units '
+              f'({repeat} copies of {CORPUS}; symlinks in the corpus are plain files, read as units)')
+        print(f'each configuration: {args.runs} pairs, `{cat} < stream > /dev/null` and the command '
+              f'alternating; stderr to a file; times are medians, ratios medians of the pairwise ratios')
+        print()
+        print(f'{"command":48s} {"CPU ms":>8s} {"wall ms":>8s} {"MB/s CPU":>9s} {"x cat CPU":>10s} {"x cat wall":>11s}  exit')
+        for name in args.only.split(','):
+            argv = [ug] + CONFIGS[name]
+            cpu_c, wall_c, cpu_u, wall_u, r_cpu, r_wall = [], [], [], [], [], []
+            rc = None
+            for _ in range(args.runs):
+                wc, cc, _ = run([cat], stream, os.devnull)
+                wu, cu, rc = run(argv, stream, err)
+                cpu_c.append(cc)
+                wall_c.append(wc)
+                cpu_u.append(cu)
+                wall_u.append(wu)
+                # cat's CPU time can round to 0 at the kernel's tick: floor it
+                r_cpu.append(cu / max(cc, 1e-3))
+                r_wall.append(wu / wc)
+            med = statistics.median
+            print(f'{"cat":48s} {med(cpu_c) * 1e3:8.1f} {med(wall_c) * 1e3:8.1f} '
+                  f'{size / max(med(cpu_c), 1e-3) / 1e6:9.0f}')
+            label = 'unitguard ' + ' '.join(CONFIGS[name])
+            print(f'{label:48s} {med(cpu_u) * 1e3:8.1f} {med(wall_u) * 1e3:8.1f} '
+                  f'{size / med(cpu_u) / 1e6:9.0f} {med(r_cpu):10.1f} {med(r_wall):11.1f}  {rc}')
+            print(f'{"":48s} {n_units / med(cpu_u):8.0f} units/s CPU, {med(cpu_u) / n_units * 1e6:.2f} us/unit')
 
-        configs = [('parse+write', [ug, 'filter', '--no-policy']),
-                   (f'policy {args.policy}', [ug, 'filter', '--policy', args.policy])]
-        per_unit = {}
-        times = []
-        for label, argv in configs:
-            t, rss, rc = best(argv, stream, args.runs)
-            per_unit[label] = t / n_units
-            times.append(t)
-            print(f'unitguard {label:16s} {t * 1000:8.1f} ms  {size / t / 1e6:8.1f} MB/s  '
-                  f'{n_units / t:10.0f} units/s  {t / t_cat:6.1f}x cat  peak RSS {rss / 1024:.1f} MiB  (exit {rc})')
-        print(f'policy evaluation costs {times[1] / times[0]:.2f}x the parse-only time')
-
-        big = os.path.join(tmp, 'stream200.txt')
+        print()
+        rss = peak_rss_mib([ug, 'filter'], stream)
+        big = os.path.join(tmp, 'stream4.txt')
         make_stream(big, repeat * 4)
-        t4, rss4, _ = best([ug, 'filter', '--policy', args.policy], big, 1)
-        print(f'unitguard on {os.path.getsize(big) / 1e6:.0f} MB: peak RSS {rss4 / 1024:.1f} MiB '
-              f'(memory does not grow with the stream if this matches the 50 MB figure)')
-        os.unlink(big)
-
-        analyze = shutil.which('systemd-analyze')
-        if analyze:
-            units50 = []
-            for root, _, names in os.walk(os.path.join(CORPUS, 'systemd')):
-                for n in sorted(names):
-                    p = os.path.join(root, n)
-                    if n.endswith('.service') and '@' not in n and not os.path.islink(p) and os.path.getsize(p) > 100:
-                        units50.append(p)
-            units50 = sorted(units50)[:50]
-            argv = [analyze, 'verify', '--man=no', '--recursive-errors=no'] + units50
-            t0 = time.perf_counter()
-            subprocess.run(argv, capture_output=True)
-            t50 = time.perf_counter() - t0
-            t0 = time.perf_counter()
-            for _ in range(5):
-                subprocess.run([analyze, 'verify', '--man=no', units50[0]], capture_output=True)
-            t1 = (time.perf_counter() - t0) / 5
-            print(f'systemd-analyze verify: {len(units50)} units in {t50 * 1000:.1f} ms '
-                  f'({t50 / len(units50) * 1000:.3f} ms/unit); one unit {t1 * 1000:.1f} ms')
-            for label, pu in per_unit.items():
-                print(f'unitguard {label}: {pu * 1e6:.2f} us/unit = {t50 / len(units50) / pu:.0f}x cheaper '
-                      f'than verify in batch, {t1 / pu:.0f}x cheaper than verify on one unit')
-        else:
-            print('systemd-analyze not found: verify comparison skipped')
+        rss4 = peak_rss_mib([ug, 'filter'], big)
+        print(f'peak RSS, unitguard filter (default policy): {rss:.1f} MiB on {size / 1e6:.0f} MB, '
+              f'{rss4:.1f} MiB on {os.path.getsize(big) / 1e6:.0f} MB '
+              f'({"flat" if rss4 <= rss * 1.1 + 0.5 else "GROWS with the stream"})')
     finally:
         shutil.rmtree(tmp)
 

@@ -7,7 +7,7 @@
 
 #include "alloc-util.h"
 
-int greedy_realloc(void **array, size_t *allocated, size_t need, size_t elsize) {
+int greedy_realloc_slow(void **array, size_t *allocated, size_t need, size_t elsize) {
         size_t n;
         void *q;
 

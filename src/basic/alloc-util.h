@@ -23,7 +23,13 @@ static inline void *reallocarray_safe(void *p, size_t n, size_t size) {
 
 /* Make sure *array has room for at least need elements of size elsize.
  * Grows geometrically. Returns 0 or -ENOMEM (array untouched on failure). */
-int greedy_realloc(void **array, size_t *allocated, size_t need, size_t elsize);
+int greedy_realloc_slow(void **array, size_t *allocated, size_t need, size_t elsize);
+/* Room already there (the common case) costs no call. */
+static inline int greedy_realloc(void **array, size_t *allocated, size_t need, size_t elsize) {
+        if (*array && need <= *allocated)
+                return 0;
+        return greedy_realloc_slow(array, allocated, need, elsize);
+}
 
 #define GREEDY_REALLOC(array, allocated, need) \
         greedy_realloc((void **) &(array), &(allocated), (need), sizeof((array)[0]))

@@ -143,9 +143,15 @@ int diag_format_text(const Diag *d, StrBuf *out) {
 
         r = append_printable(out, d->file ? d->file : "<unknown>");
         if (r >= 0 && d->line > 0)
-                r = strbuf_printf(out, ":%u", d->line);
+                r = strbuf_append_char(out, ':');
+        if (r >= 0 && d->line > 0)
+                r = strbuf_append_uint(out, d->line);
         if (r >= 0)
-                r = strbuf_printf(out, ": %s: ", diag_severity_to_string(d->severity));
+                r = strbuf_append_str(out, ": ");
+        if (r >= 0)
+                r = strbuf_append_str(out, diag_severity_to_string(d->severity));
+        if (r >= 0)
+                r = strbuf_append_str(out, ": ");
         if (r >= 0)
                 r = append_printable(out, d->message);
         if (r >= 0 && (d->section || d->key)) {
@@ -160,7 +166,11 @@ int diag_format_text(const Diag *d, StrBuf *out) {
                         r = strbuf_append_char(out, ']');
         }
         if (r >= 0 && d->rule)
-                r = strbuf_printf(out, " (%s)", d->rule);
+                r = strbuf_append_str(out, " (");
+        if (r >= 0 && d->rule)
+                r = strbuf_append_str(out, d->rule);
+        if (r >= 0 && d->rule)
+                r = strbuf_append_char(out, ')');
         if (r >= 0)
                 r = strbuf_append_char(out, '\n');
         return r;
@@ -169,7 +179,11 @@ int diag_format_text(const Diag *d, StrBuf *out) {
 static int json_field(StrBuf *out, const char *name, const char *value, bool comma) {
         int r;
 
-        r = strbuf_printf(out, "%s\"%s\":", comma ? "," : "", name);
+        r = strbuf_append(out, comma ? ",\"" : "\"", comma ? 2 : 1);
+        if (r >= 0)
+                r = strbuf_append_str(out, name);
+        if (r >= 0)
+                r = strbuf_append(out, "\":", 2);
         if (r < 0)
                 return r;
         if (!value)
@@ -191,7 +205,9 @@ int diag_to_json(const Diag *d, StrBuf *out) {
         if (r >= 0)
                 r = json_field(out, "file", d->file, true);
         if (r >= 0)
-                r = strbuf_printf(out, ",\"line\":%u", d->line);
+                r = strbuf_append_str(out, ",\"line\":");
+        if (r >= 0)
+                r = strbuf_append_uint(out, d->line);
         if (r >= 0)
                 r = json_field(out, "section", d->section, true);
         if (r >= 0)

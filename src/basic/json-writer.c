@@ -1,26 +1,59 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <stdint.h>
 #include <string.h>
 
 #include "json-writer.h"
 #include "utf8.h"
+
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+/* Whether the eight bytes are all copied as they are: ASCII from 0x20 on,
+ * no quote, no backslash. (Exact for ASCII words: a byte below 0x20, or
+ * one that is zero after XOR, sets its high bit in the subtraction.) */
+static inline bool word_is_plain(uint64_t w) {
+        uint64_t q = w ^ (ONES * '"'), bs = w ^ (ONES * '\\');
+
+        return ((w | ((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) | ((bs - ONES) & ~bs)) & HIGHS) == 0;
+}
+
+static inline bool byte_is_plain(unsigned char c) {
+        return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+}
+
+/* How many bytes from s on are copied as they are. */
+static size_t plain_run(const char *s, size_t n) {
+        size_t i = 0;
+
+        for (; n - i >= 8; i += 8) {
+                uint64_t w;
+
+                memcpy(&w, s + i, 8);
+                if (!word_is_plain(w))
+                        break;
+        }
+        while (i < n && byte_is_plain((unsigned char) s[i]))
+                i++;
+        return i;
+}
 
 int json_append_string(StrBuf *out, const char *s, size_t n) {
         bool replaced = false;
         size_t i = 0;
         int r;
 
-        r = strbuf_append_char(out, '"');
+        /* Room for the common case at once: no escapes. */
+        r = strbuf_reserve(out, n + 2);
+        if (r >= 0)
+                r = strbuf_append_char(out, '"');
         while (r >= 0 && i < n) {
                 unsigned char c = (unsigned char) s[i];
-                size_t run = i;
+                size_t run = plain_run(s + i, n - i);
 
                 /* Copy runs of plain ASCII at once. */
-                while (run < n && (unsigned char) s[run] >= 0x20 && (unsigned char) s[run] < 0x80 &&
-                       s[run] != '"' && s[run] != '\\')
-                        run++;
-                if (run > i) {
-                        r = strbuf_append(out, s + i, run - i);
-                        i = run;
+                if (run > 0) {
+                        r = strbuf_append(out, s + i, run);
+                        i += run;
                         continue;
                 }
 

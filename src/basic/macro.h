@@ -14,6 +14,7 @@
 #define _unused_ __attribute__((unused))
 #define _must_check_ __attribute__((warn_unused_result))
 #define _noreturn_ __attribute__((noreturn))
+#define _always_inline_ inline __attribute__((always_inline))
 
 #define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
 #define _fallthrough_ __attribute__((__fallthrough__))

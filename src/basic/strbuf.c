@@ -8,7 +8,7 @@
 
 #include "strbuf.h"
 
-int strbuf_reserve(StrBuf *b, size_t extra) {
+int strbuf_reserve_slow(StrBuf *b, size_t extra) {
         size_t need, n;
         char *q;
 
@@ -33,7 +33,7 @@ int strbuf_reserve(StrBuf *b, size_t extra) {
         return 0;
 }
 
-int strbuf_append(StrBuf *b, const void *p, size_t n) {
+int strbuf_append_slow(StrBuf *b, const void *p, size_t n) {
         int r;
 
         r = strbuf_reserve(b, n);
@@ -46,33 +46,51 @@ int strbuf_append(StrBuf *b, const void *p, size_t n) {
         return 0;
 }
 
-int strbuf_append_str(StrBuf *b, const char *s) {
-        return strbuf_append(b, s, strlen(s));
-}
-
 int strbuf_append_char_slow(StrBuf *b, char c) {
         return strbuf_append(b, &c, 1);
 }
 
 int strbuf_printf(StrBuf *b, const char *fmt, ...) {
         va_list ap;
+        size_t avail;
         int n, r;
 
-        va_start(ap, fmt);
-        n = vsnprintf(NULL, 0, fmt, ap);
-        va_end(ap);
-        if (n < 0)
-                return -EINVAL;
-
-        r = strbuf_reserve(b, (size_t) n);
+        /* Formatted once into the room at hand (made at least 128 bytes);
+         * only text that does not fit is formatted a second time. */
+        r = strbuf_reserve(b, 128);
         if (r < 0)
                 return r;
-
+        avail = b->allocated - b->len;
         va_start(ap, fmt);
-        vsnprintf(b->data + b->len, (size_t) n + 1, fmt, ap);
+        n = vsnprintf(b->data + b->len, avail, fmt, ap);
         va_end(ap);
+        if (n < 0) {
+                b->data[b->len] = '\0';
+                return -EINVAL;
+        }
+        if ((size_t) n >= avail) {
+                r = strbuf_reserve(b, (size_t) n);
+                if (r < 0) {
+                        b->data[b->len] = '\0';
+                        return r;
+                }
+                va_start(ap, fmt);
+                vsnprintf(b->data + b->len, (size_t) n + 1, fmt, ap);
+                va_end(ap);
+        }
         b->len += (size_t) n;
         return 0;
+}
+
+int strbuf_append_uint(StrBuf *b, uint64_t v) {
+        char tmp[20];
+        size_t k = sizeof(tmp);
+
+        do {
+                tmp[--k] = (char) ('0' + v % 10);
+                v /= 10;
+        } while (v > 0);
+        return strbuf_append(b, tmp + k, sizeof(tmp) - k);
 }
 
 void strbuf_reset(StrBuf *b) {

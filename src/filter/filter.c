@@ -188,14 +188,33 @@ static int note_masked(UnitGroup *g) {
 static int prediction_to_json(const UnitPrediction *p, StrBuf *out) {
         int r;
 
-        r = strbuf_printf(out, ",\"systemd\":{\"version\":%u,\"load_state\":\"%s\",\"user\":", p->version,
-                          p->load_state);
+        /* Appended piece by piece: printf's parsing of the format would
+         * cost more than the rest of the record. */
+        r = strbuf_append_str(out, ",\"systemd\":{\"version\":");
+        if (r >= 0)
+                r = strbuf_append_uint(out, p->version);
+        if (r >= 0)
+                r = strbuf_append_str(out, ",\"load_state\":");
+        if (r >= 0)
+                r = json_append_cstring(out, p->load_state);
+        if (r >= 0)
+                r = strbuf_append_str(out, ",\"user\":");
         if (r >= 0)
                 r = p->user ? json_append_cstring(out, p->user) : strbuf_append_str(out, "null");
         if (r >= 0)
-                r = strbuf_printf(out, ",\"dynamic_user\":%s,\"starts_processes\":%s,\"runs_as_root\":%s}",
-                                  p->dynamic_user ? "true" : "false", p->starts_processes ? "true" : "false",
-                                  p->runs_as_root ? "true" : "false");
+                r = strbuf_append_str(out, ",\"dynamic_user\":");
+        if (r >= 0)
+                r = strbuf_append_str(out, p->dynamic_user ? "true" : "false");
+        if (r >= 0)
+                r = strbuf_append_str(out, ",\"starts_processes\":");
+        if (r >= 0)
+                r = strbuf_append_str(out, p->starts_processes ? "true" : "false");
+        if (r >= 0)
+                r = strbuf_append_str(out, ",\"runs_as_root\":");
+        if (r >= 0)
+                r = strbuf_append_str(out, p->runs_as_root ? "true" : "false");
+        if (r >= 0)
+                r = strbuf_append_char(out, '}');
         return r < 0 ? r : 0;
 }
 
@@ -246,8 +265,11 @@ static int write_json(Filter *f, const UnitGroup *g) {
                 if (!uf)
                         continue;
                 strbuf_reset(&extra);
-                r = strbuf_printf(&extra, ",\"verdict\":\"%s\",\"unit_diagnostics\":[",
-                                  group_verdict_to_string(g->verdict));
+                r = strbuf_append_str(&extra, ",\"verdict\":\"");
+                if (r >= 0)
+                        r = strbuf_append_str(&extra, group_verdict_to_string(g->verdict));
+                if (r >= 0)
+                        r = strbuf_append_str(&extra, "\",\"unit_diagnostics\":[");
                 /* Findings about the unit as a whole go with its first file. */
                 for (size_t k = 0; r >= 0 && first && k < g->diags.n; k++) {
                         if (k > 0)
@@ -549,9 +571,10 @@ int filter_stream(Filter *f, int fd, const char *source) {
                                 r = -ENOMEM;
                                 break;
                         }
-                        r = unit_group_new(name, &g);
+                        r = unit_group_new(NULL, &g);
                         if (r < 0)
                                 break;
+                        g->name = TAKE_PTR(name);   /* taken, not copied again */
                         g->has_fragment = !dropin_of;
                 }
                 r = take_framing_diags(g, &cf);

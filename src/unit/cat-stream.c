@@ -126,12 +126,36 @@ static bool is_unit_or_dropin(const char *p, size_t n) {
         return unit_type_from_string(suffix) >= 0;
 }
 
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+/* Whether any byte is a control character (below 0x20, or DEL). Eight
+ * bytes at a time: a borrow in the subtraction starts only at a byte below
+ * the constant, so a set high bit means there is one. */
+static bool has_control(const char *s, size_t n) {
+        size_t i = 0;
+        uint64_t bad = 0;
+
+        for (; n - i >= 8; i += 8) {
+                uint64_t w, del;
+
+                memcpy(&w, s + i, 8);
+                del = w ^ (ONES * 0x7f);
+                bad |= ((w - ONES * 0x20) & ~w) | ((del - ONES) & ~del);
+        }
+        if (bad & HIGHS)
+                return true;
+        for (; i < n; i++)
+                if ((unsigned char) s[i] < ' ' || s[i] == 0x7f)
+                        return true;
+        return false;
+}
+
 bool cat_header_path_is_plausible(const char *path, size_t n) {
         if (n < 2 || path[0] != '/')
                 return false;
-        for (size_t i = 0; i < n; i++)
-                if ((unsigned char) path[i] < ' ' || path[i] == 0x7f)
-                        return false;
+        if (has_control(path, n))
+                return false;
         return is_unit_or_dropin(path, n);
 }
 
@@ -228,22 +252,24 @@ static int classify_plain_header(const char *l, size_t n, bool *ret_note, char *
 
 static int stash_header(CatReader *r, const char *l, size_t n, bool terminated, bool blank_before,
                         bool is_note, char *path) {
-        StrBuf fr = {};
-        int k;
+        /* Blank line, header, terminator: one allocation of the size. */
+        char *fr = malloc(n + 3), *p;
 
-        k = strbuf_append(&fr, "\n", blank_before ? 1 : 0);
-        if (k >= 0)
-                k = strbuf_append(&fr, l, n);
-        if (k >= 0 && terminated)
-                k = strbuf_append_char(&fr, '\n');
-        if (k < 0) {
-                strbuf_done(&fr);
+        if (!fr) {
                 free(path);
-                return k;
+                return -ENOMEM;
         }
+        p = fr;
+        if (blank_before)
+                *p++ = '\n';
+        memcpy(p, l, n);
+        p += n;
+        if (terminated)
+                *p++ = '\n';
+        *p = '\0';
         free(r->next_framing);
         free(r->next_path);
-        r->next_framing = strbuf_steal(&fr);
+        r->next_framing = fr;
         r->next_path = path;
         r->next_line = r->line;
         r->next_is_note = is_note;
@@ -304,6 +330,39 @@ static bool maybe_header(const char *l, size_t n) {
         if (n <= 2 || n > CAT_HEADER_MAX)
                 return false;
         return l[0] == '\x1b' || (l[0] == '#' && l[1] == ' ' && (l[2] == '/' || l[2] == 'U' || l[2] == '\x1b'));
+}
+
+/* Whether a line starting with c needs a look: a blank line, or one that
+ * may be a header ('#', or an escape sequence first). */
+static bool line_needs_look(char c) {
+        return c == '\n' || c == '#' || c == '\x1b';
+}
+
+/* Content lines that need no look, and are whole in the buffer, are passed
+ * over in bulk, without returning line by line: such a line is content
+ * whatever comes before it, and changes nothing but the position and the
+ * line count. Only lines that end within the size cap are passed over, so
+ * a file over it fails in read_line() exactly as before. */
+static void skip_plain_lines(CatReader *r) {
+        const char *p = r->buf.data + r->pos;
+        size_t used = r->pos - r->mark, room, i = 0;
+        unsigned lines = 0;
+
+        if (r->pos >= r->buf.len || used >= r->max_file || line_needs_look(p[0]))
+                return;
+        room = MIN(r->buf.len - r->pos, r->max_file - used);
+        for (;;) {
+                const char *nl = memchr(p + i, '\n', room - i);
+
+                if (!nl)
+                        break;
+                i = (size_t) (nl - p) + 1;
+                lines++;
+                if (i >= room || line_needs_look(p[i]))
+                        break;
+        }
+        r->pos += i;
+        r->line += lines;
 }
 
 /* How far from the start of the content the line starting at line_start
@@ -398,6 +457,7 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
         for (;;) {
                 bool after_blank;
 
+                skip_plain_lines(r);
                 line_start = r->pos - r->mark;
                 after_blank = last_blank != SIZE_MAX && last_blank + 1 == line_start;
                 k = read_line(r, line_limit(r, line_start, after_blank), &l, &n, &term);

@@ -10,17 +10,16 @@
 UnitFile *unit_file_free(UnitFile *f) {
         if (!f)
                 return NULL;
-        for (size_t i = 0; i < f->n_entries; i++)
+        for (size_t i = 0; f->edited && i < f->n_entries; i++)
                 free(f->entries[i].edit_text), free(f->entries[i].edit_key);
         for (size_t i = 0; i < f->n_inserts; i++)
                 free(f->inserts[i].text), free(f->inserts[i].section), free(f->inserts[i].key);
-        free(f->entries);
-        free(f->sections);
+        if (f->entries != f->inline_entries)
+                free(f->entries);
+        if (f->sections != f->inline_sections)
+                free(f->sections);
         free(f->inserts);
-        free(f->arena);
         free(f->data);
-        free(f->path);
-        free(f->unit_name);
         diag_list_done(&f->diags);
         free(f);
         return NULL;
@@ -33,7 +32,7 @@ const char *unit_entry_section(const UnitFile *f, const UnitEntry *e) {
 bool unit_file_modified(const UnitFile *f) {
         if (f->n_inserts > 0)
                 return true;
-        for (size_t i = 0; i < f->n_entries; i++)
+        for (size_t i = 0; f->edited && i < f->n_entries; i++)
                 if (f->entries[i].edit != EDIT_KEEP)
                         return true;
         return false;
@@ -52,6 +51,7 @@ int unit_entry_set_edit(UnitFile *f, size_t entry, EntryEdit edit, const char *t
         }
         e = &f->entries[entry];
         free(e->edit_text);
+        f->edited = true;
         e->edit = edit;
         e->edit_text = copy;
         return 0;
@@ -73,6 +73,7 @@ int unit_entry_rename(UnitFile *f, size_t entry, const char *new_key) {
         }
         free(e->edit_key);
         free(e->edit_text);
+        f->edited = true;
         e->edit = EDIT_REPLACE;
         e->edit_key = k;
         e->edit_text = v;

@@ -84,8 +84,14 @@ typedef struct UnitFile {
         unsigned limit_line;   /* over one of unitguard's caps: parsing stopped here */
         bool has_bom;
 
-        char *arena;           /* storage for names, keys and values */
+        char *arena;           /* storage for the path, names, keys and values:
+                                * allocated with the UnitFile itself */
         size_t arena_used, arena_size;
+        /* The first entries and sections live in the UnitFile's own
+         * allocation too; entries/sections point here until they grow. */
+        UnitEntry *inline_entries;
+        UnitSection *inline_sections;
+        bool edited;           /* an entry got an edit (its texts need freeing) */
 
         DiagList diags;
 } UnitFile;

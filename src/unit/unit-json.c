@@ -53,8 +53,19 @@ static int entry_to_json(const UnitFile *f, const UnitEntry *e, StrBuf *out) {
         if (r >= 0)
                 r = json_append_string(out, f->data + e->raw_start, raw_len);
         if (r >= 0)
-                r = strbuf_printf(out, ",\"lines\":[%u,%u],\"edit\":\"%s\"", e->line_first,
-                                  e->line_last, edit_to_string(e->edit));
+                r = strbuf_append_str(out, ",\"lines\":[");
+        if (r >= 0)
+                r = strbuf_append_uint(out, e->line_first);
+        if (r >= 0)
+                r = strbuf_append_char(out, ',');
+        if (r >= 0)
+                r = strbuf_append_uint(out, e->line_last);
+        if (r >= 0)
+                r = strbuf_append_str(out, "],\"edit\":\"");
+        if (r >= 0)
+                r = strbuf_append_str(out, edit_to_string(e->edit));
+        if (r >= 0)
+                r = strbuf_append_char(out, '"');
         if (r >= 0 && e->edit_text) {
                 r = strbuf_append_str(out, e->edit == EDIT_REPLACE ? ",\"new_value\":" : ",\"reason\":");
                 if (r >= 0)
@@ -94,11 +105,22 @@ int unit_file_to_json(const UnitFile *f, const char *extra_fields, StrBuf *out) 
                 r = strbuf_append_str(out, ",\"unit\":");
         if (r >= 0)
                 r = f->unit_name ? json_append_cstring(out, f->unit_name) : strbuf_append_str(out, "null");
+        /* Piece by piece: printf's parsing of a format costs more than
+         * the appends. */
         if (r >= 0)
-                r = strbuf_printf(out, ",\"type\":%s%s%s,\"dropin\":%s,\"size\":%zu,\"lines\":%u,\"bom\":%s",
-                                  type ? "\"" : "", type ? type : "null", type ? "\"" : "",
-                                  f->is_dropin ? "true" : "false", f->size, f->n_lines,
-                                  f->has_bom ? "true" : "false");
+                r = strbuf_append_str(out, ",\"type\":");
+        if (r >= 0)
+                r = type ? json_append_cstring(out, type) : strbuf_append_str(out, "null");
+        if (r >= 0)
+                r = strbuf_append_str(out, f->is_dropin ? ",\"dropin\":true,\"size\":" : ",\"dropin\":false,\"size\":");
+        if (r >= 0)
+                r = strbuf_append_uint(out, f->size);
+        if (r >= 0)
+                r = strbuf_append_str(out, ",\"lines\":");
+        if (r >= 0)
+                r = strbuf_append_uint(out, f->n_lines);
+        if (r >= 0)
+                r = strbuf_append_str(out, f->has_bom ? ",\"bom\":true" : ",\"bom\":false");
         if (r >= 0 && f->limit_line > 0)
                 r = strbuf_printf(out, ",\"limit_line\":%u", f->limit_line);
         if (r >= 0) {
@@ -121,9 +143,15 @@ int unit_file_to_json(const UnitFile *f, const char *extra_fields, StrBuf *out) 
                 if (r >= 0)
                         r = json_append_cstring(out, f->sections[i].name);
                 if (r >= 0)
-                        r = strbuf_printf(out, ",\"line\":%u,\"state\":\"%s\",\"entries\":",
-                                          f->sections[i].line,
-                                          section_state_to_string(f->sections[i].state));
+                        r = strbuf_append_str(out, ",\"line\":");
+                if (r >= 0)
+                        r = strbuf_append_uint(out, f->sections[i].line);
+                if (r >= 0)
+                        r = strbuf_append_str(out, ",\"state\":\"");
+                if (r >= 0)
+                        r = strbuf_append_str(out, section_state_to_string(f->sections[i].state));
+                if (r >= 0)
+                        r = strbuf_append_str(out, "\",\"entries\":");
                 if (r >= 0)
                         r = entries_to_json(f, (int) i, out);
                 if (r >= 0)

@@ -23,6 +23,7 @@ typedef struct ParseState {
 
         /* An open continuation: the joined text so far and where it began. */
         bool in_cont;
+        bool cont_ascii;          /* every part joined so far is ASCII */
         StrBuf cont;
         size_t cont_start, cont_end;
         unsigned cont_line_first, cont_line_last;
@@ -44,6 +45,24 @@ static char *arena_strndup(UnitFile *f, const char *s, size_t n) {
         p[n] = '\0';
         f->arena_used += n + 1;
         return p;
+}
+
+/* Makes room for one more element of an array that starts in the
+ * UnitFile's own allocation (inline) and moves to the heap when full. */
+static int grow_array(void **array, size_t *allocated, size_t need, size_t elsize, const void *inline_storage) {
+        void *q;
+
+        if (need <= *allocated)
+                return 0;
+        if (*array != inline_storage)
+                return greedy_realloc(array, allocated, need, elsize);
+        q = malloc_multiply(2 * *allocated + 8, elsize);
+        if (!q)
+                return -ENOMEM;
+        memcpy(q, *array, *allocated * elsize);
+        *array = q;
+        *allocated = 2 * *allocated + 8;
+        return 0;
 }
 
 _printf_(7, 8)
@@ -119,9 +138,12 @@ static int parse_section_header(ParseState *ps, const char *l, size_t n, unsigne
 
         if (f->n_sections >= UNIT_SECTIONS_MAX)
                 return over_limit(ps, "limit.sections", line, "section headers", UNIT_SECTIONS_MAX);
-        r = GREEDY_REALLOC(f->sections, f->allocated_sections, f->n_sections + 1);
-        if (r < 0)
-                return r;
+        if (f->n_sections >= f->allocated_sections) {
+                r = grow_array((void **) &f->sections, &f->allocated_sections, f->n_sections + 1, sizeof(UnitSection),
+                               f->inline_sections);
+                if (r < 0)
+                        return r;
+        }
         name = arena_strndup(f, l + 1, n - 2);
         if (!name)
                 return -ENOMEM;
@@ -145,7 +167,7 @@ static int parse_section_header(ParseState *ps, const char *l, size_t n, unsigne
 
 /* One logical line: continuations joined, comments gone. raw_start/raw_end
  * delimit its bytes in the file. Returns 1 if the file failed. */
-static int parse_logical(ParseState *ps, const char *l, size_t n, unsigned line_first,
+static int parse_logical(ParseState *ps, const char *l, size_t n, bool ascii, unsigned line_first,
                          unsigned line_last, size_t raw_start, size_t raw_end) {
         UnitFile *f = ps->f;
         const char *eq, *k, *v;
@@ -160,7 +182,9 @@ static int parse_logical(ParseState *ps, const char *l, size_t n, unsigned line_
         if (n == 0)
                 return 0;
 
-        if (!utf8_is_valid_systemd(l, n))
+        /* The lexer saw whether the bytes are ASCII; only others need
+         * a closer look. */
+        if (!ascii && !utf8_is_valid_systemd(l, n))
                 return fail_file(ps, "syntax.invalid-utf8", line_first,
                                  "Line is not valid UTF-8; systemd refuses the whole file");
 
@@ -195,9 +219,12 @@ static int parse_logical(ParseState *ps, const char *l, size_t n, unsigned line_
 
         if (f->n_entries >= UNIT_ENTRIES_MAX)
                 return over_limit(ps, "limit.entries", line_first, "assignments", UNIT_ENTRIES_MAX);
-        r = GREEDY_REALLOC(f->entries, f->allocated_entries, f->n_entries + 1);
-        if (r < 0)
-                return r;
+        if (f->n_entries >= f->allocated_entries) {
+                r = grow_array((void **) &f->entries, &f->allocated_entries, f->n_entries + 1, sizeof(UnitEntry),
+                               f->inline_entries);
+                if (r < 0)
+                        return r;
+        }
         e = &f->entries[f->n_entries];
         *e = (UnitEntry) {
                 .section = ps->section,
@@ -217,33 +244,19 @@ static int parse_logical(ParseState *ps, const char *l, size_t n, unsigned line_
 static int flush_continuation(ParseState *ps) {
         int r;
 
-        r = parse_logical(ps, ps->cont.data, ps->cont.len, ps->cont_line_first, ps->cont_line_last,
-                          ps->cont_start, ps->cont_end);
+        r = parse_logical(ps, ps->cont.data, ps->cont.len, ps->cont_ascii, ps->cont_line_first,
+                          ps->cont_line_last, ps->cont_start, ps->cont_end);
         ps->in_cont = false;
         strbuf_reset(&ps->cont);
         return r;
 }
 
+/* From the end: most lines end in a non-blank. */
 static bool has_content(const char *s, size_t n) {
-        for (size_t i = 0; i < n; i++)
-                if (!is_blank(s[i]))
+        while (n > 0)
+                if (!is_blank(s[--n]))
                         return true;
         return false;
-}
-
-/* Whether the text ends in a backslash that is not itself escaped. The
- * text joined so far always ends in the space that replaced the previous
- * backslash, so the parity of the new part alone decides. */
-static bool ends_in_escape(const char *s, size_t n) {
-        bool escaped = false;
-
-        for (size_t i = 0; i < n; i++) {
-                if (escaped)
-                        escaped = false;
-                else if (s[i] == '\\')
-                        escaped = true;
-        }
-        return escaped;
 }
 
 static int warn_terminator(ParseState *ps, const PhysLine *pl, unsigned line) {
@@ -300,30 +313,32 @@ static int parse_physical(ParseState *ps, const PhysLine *pl, unsigned line) {
                 r = strbuf_append(&ps->cont, l, n);
                 if (r < 0)
                         return r;
+                ps->cont_ascii = ps->cont_ascii && pl->ascii;
                 if (has_content(l, n)) {
                         ps->cont_end = line_end;
                         ps->cont_line_last = line;
                 }
-                if (ends_in_escape(l, n)) {
+                if (line_ends_in_escape(l, n)) {
                         ps->cont.data[ps->cont.len - 1] = ' ';
                         return 0;
                 }
                 return flush_continuation(ps);
         }
 
-        if (ends_in_escape(l, n)) {
+        if (line_ends_in_escape(l, n)) {
                 r = strbuf_append(&ps->cont, l, n);
                 if (r < 0)
                         return r;
                 ps->cont.data[ps->cont.len - 1] = ' ';
                 ps->in_cont = true;
+                ps->cont_ascii = pl->ascii;
                 ps->cont_start = pl->start;
                 ps->cont_end = line_end;
                 ps->cont_line_first = ps->cont_line_last = line;
                 return 0;
         }
 
-        return parse_logical(ps, l, n, line, line, pl->start, line_end);
+        return parse_logical(ps, l, n, pl->ascii, line, line, pl->start, line_end);
 }
 
 static int parse_all(ParseState *ps) {
@@ -358,35 +373,54 @@ static int parse_all(ParseState *ps) {
         return 0;
 }
 
+/* Entries and sections a UnitFile has room for in its own allocation: a
+ * typical file's (an assignment line is rarely shorter than 24 bytes;
+ * most units have at most four sections). */
+#define INLINE_SECTIONS 4
+static size_t inline_entries_for(size_t size) {
+        return MIN(size / 24 + 8, (size_t) 1024);
+}
+
 int unit_file_parse(char *data, size_t size, const char *path, const char *unit_name,
                     bool is_dropin, UnitFile **ret) {
         _cleanup_(unit_file_freep) UnitFile *f = NULL;
         ParseState ps = { .section = -1 };
+        size_t path_len = strlen(path), name_len = unit_name ? strlen(unit_name) : 0, arena_size;
+        size_t n_entries = inline_entries_for(size), head;
         int r;
 
-        f = new0(UnitFile, 1);
+        /* One allocation holds the model, its first entries and sections,
+         * and its arena: the path, the unit name, and every stored string.
+         * Those come from at least as many raw bytes as they have
+         * characters, plus one NUL per string and at most two strings per
+         * line: twice the size bounds them. */
+        head = sizeof(UnitFile) + n_entries * sizeof(UnitEntry) + INLINE_SECTIONS * sizeof(UnitSection);
+        if (size > (SIZE_MAX - 64 - head) / 2 || path_len + name_len > SIZE_MAX - 64 - head - 2 * size - 2) {
+                free(data);
+                return -ENOMEM;
+        }
+        arena_size = 2 * size + 64 + path_len + name_len + 2;
+        f = malloc(head + arena_size);
         if (!f) {
                 free(data);
                 return -ENOMEM;
         }
-        f->data = data;
-        f->size = size;
-        f->is_dropin = is_dropin;
-        f->type = unit_name ? unit_type_from_name(unit_name) : _UNIT_TYPE_INVALID;
-        f->path = strdup(path);
-        f->unit_name = unit_name ? strdup(unit_name) : NULL;
-        if (!f->path || (unit_name && !f->unit_name))
-                return -ENOMEM;
-
-        /* Every stored string comes from at least as many raw bytes as it
-         * has characters, plus one NUL per string and at most two strings
-         * per line: twice the size bounds it. */
-        if (size > (SIZE_MAX - 64) / 2)
-                return -ENOMEM;
-        f->arena_size = 2 * size + 64;
-        f->arena = malloc(f->arena_size);
-        if (!f->arena)
-                return -ENOMEM;
+        *f = (UnitFile) {
+                .data = data,
+                .size = size,
+                .is_dropin = is_dropin,
+                .type = unit_name ? unit_type_from_name(unit_name) : _UNIT_TYPE_INVALID,
+                .inline_entries = (UnitEntry *) (void *) (f + 1),
+                .allocated_entries = n_entries,
+                .arena = (char *) f + head,
+                .arena_size = arena_size,
+        };
+        f->inline_sections = (UnitSection *) (void *) (f->inline_entries + n_entries);
+        f->allocated_sections = INLINE_SECTIONS;
+        f->entries = f->inline_entries;
+        f->sections = f->inline_sections;
+        f->path = arena_strndup(f, path, path_len);
+        f->unit_name = unit_name ? arena_strndup(f, unit_name, name_len) : NULL;
 
         ps.f = f;
         r = parse_all(&ps);

@@ -227,6 +227,53 @@ TEST(merged_header) {
         check_diags("# /x/a.socket\n# Examples:\n# /x/syslog.service -> /lib/rsyslog.service\n", "");
         /* Bare input has no headers at all. */
         check_diags("X=1\n# /x/b.service\n", "");
+        /* Line numbers count the content lines passed over in bulk (any
+         * line not starting with LF, '#' or ESC), read in any pieces. */
+        check_diags("# /x/a.service\n[Service]\nA=1\n B=2\n\tC=3\r\nD=4\n# /x/b.service\nE=5\nF=6\n# /x/c.service\n",
+                    "cat.merged-header@7;cat.merged-header@10;");
+        check_diags("# /x/a.service\nA=1\n\nB=2\nC=3\n\n\nD=4\n# /x/b.service\n\n# /x/c.service\nX=1\n# /x/d.service\n",
+                    "cat.merged-header@9;cat.merged-header@13;");
 }
 
-TESTS_MAIN(T(cap_last_file), T(cap_before_header), T(cap_long_lines), T(cap_bare), T(merged_header))
+/* Content lines passed over in bulk stop at the size cap exactly: the
+ * file of cap bytes is read, one byte more fails, whatever the pieces. */
+TEST(cap_plain_lines) {
+        /* 64 bytes: eight plain lines of eight bytes. */
+        static const char p64[] = "A=34567\nB=34567\nC=34567\nD=34567\nE=34567\nF=34567\nG=34567\nH=34567\n";
+
+        check_split("# /x/a.service\n" "A=34567\nB=34567\nC=34567\nD=34567\nE=34567\nF=34567\nG=34567\nH=34567\n"
+                    "\n# /x/b.service\nX=1\n",
+                    CAP, "/x/a.service:64;/x/b.service:4;", 0, NULL);
+        check_split("# /x/a.service\n" "A=34567\nB=34567\nC=34567\nD=34567\nE=34567\nF=34567\nG=34567\nH=34567\nI\n"
+                    "\n# /x/b.service\nX=1\n",
+                    CAP, "", -EFBIG, "/x/a.service");
+        check_split("# /x/a.service\nA=345678\nB=34567\nC=34567\nD=34567\nE=34567\nF=34567\nG=34567\nH=34567\n",
+                    CAP, "", -EFBIG, "/x/a.service");
+        CHECK_INT_EQ(sizeof(p64) - 1, CAP);
+}
+
+/* A header's path: no control character anywhere (the check reads eight
+ * bytes at a time), a unit or drop-in name at the end. */
+TEST(header_path_controls) {
+        char path[64];
+
+        CHECK(cat_header_path_is_plausible("/etc/systemd/system/a.service", 29));
+        CHECK(cat_header_path_is_plausible("/etc/systemd/system/a.service.d/x.conf", 38));
+        CHECK(!cat_header_path_is_plausible("/etc/systemd/system/a.servic", 28));
+        for (size_t len = 12; len < sizeof(path); len++)
+                for (size_t at = 1; at < len - 8; at++) {
+                        static const unsigned char probes[] = { 0x01, 0x1f, 0x7f, 0x20, 0x80, 0xff, 0x9f };
+
+                        for (size_t p = 0; p < sizeof(probes); p++) {
+                                bool control = probes[p] < 0x20 || probes[p] == 0x7f;
+
+                                memset(path, 'a', len);
+                                path[0] = '/';
+                                memcpy(path + len - 8, ".service", 8);
+                                path[at] = (char) probes[p];
+                                CHECK_INT_EQ(cat_header_path_is_plausible(path, len), !control);
+                        }
+                }
+}
+
+TESTS_MAIN(T(header_path_controls), T(cap_last_file), T(cap_before_header), T(cap_long_lines), T(cap_bare), T(merged_header), T(cap_plain_lines))

@@ -331,6 +331,42 @@ TEST(json_view) {
         unit_file_free(f);
 }
 
-TESTS_MAIN(T(line_terminators), T(nul_bytes), T(comments), T(continuations), T(bom),
+/* The first entries and sections live in the UnitFile's own allocation;
+ * past that room they move to the heap, keeping all that came before, and
+ * edits of either kind are kept and freed. */
+TEST(storage_growth) {
+        for (size_t n = 1; n <= 80; n += 7) {
+                StrBuf text = {};
+                UnitFile *f;
+                char want[32];
+
+                for (size_t i = 0; i < n; i++)
+                        CHECK(strbuf_printf(&text, "[X-S%zu]\nK%zu=v%zu\nL=%zu\n", i, i, i, i) >= 0);
+                f = parse_n(text.data, text.len, "t.service");
+                CHECK_INT_EQ(f->n_sections, n);
+                CHECK_INT_EQ(f->n_entries, 2 * n);
+                for (size_t i = 0; i < n; i++) {
+                        snprintf(want, sizeof(want), "X-S%zu", i);
+                        CHECK_STR_EQ(f->sections[i].name, want);
+                        snprintf(want, sizeof(want), "v%zu", i);
+                        CHECK_STR_EQ(f->entries[2 * i].value, want);
+                        CHECK_INT_EQ(f->entries[2 * i + 1].section, i);
+                        CHECK_INT_EQ(f->entries[2 * i + 1].line_first, 3 * i + 3);
+                }
+                CHECK_STR_EQ(f->path, "test");
+                CHECK_STR_EQ(f->unit_name, "t.service");
+                CHECK(!unit_file_modified(f));
+                CHECK(unit_entry_set_edit(f, 2 * n - 1, EDIT_COMMENT, "why") >= 0);
+                CHECK(unit_entry_rename(f, 0, "K") >= 0);
+                CHECK(unit_file_modified(f));
+                CHECK(unit_entry_set_edit(f, 0, EDIT_KEEP, NULL) >= 0);
+                CHECK(unit_entry_set_edit(f, 2 * n - 1, EDIT_KEEP, NULL) >= 0);
+                CHECK(!unit_file_modified(f));
+                unit_file_free(f);
+                strbuf_done(&text);
+        }
+}
+
+TESTS_MAIN(T(storage_growth), T(line_terminators), T(nul_bytes), T(comments), T(continuations), T(bom),
            T(assignments), T(entries_outside_sections), T(sections), T(file_failures),
            T(line_length_limits), T(unitguard_limits), T(no_final_newline), T(writer_round_trip_and_edits), T(json_view))
