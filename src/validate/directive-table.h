@@ -12,7 +12,7 @@
  * a sorted C array at build time. */
 
 typedef enum DirectiveKind {
-        DIRECTIVE_STRING,            /* free text; not validated */
+        DIRECTIVE_STRING,            /* free text; only its specifiers are checked */
         DIRECTIVE_BOOL,
         DIRECTIVE_USER,              /* User=, SocketUser= */
         DIRECTIVE_GROUP,             /* Group=, SocketGroup= */

@@ -14,6 +14,7 @@
 #include "specifier.h"
 #include "unit-name.h"
 #include "user-name.h"
+#include "value-check.h"
 #include "value-kind.h"
 
 /* What the kind-specific checks found out about a value. */
@@ -357,14 +358,25 @@ static int check_value_kind(const JudgeContext *ctx, const Directive *d, const c
         _cleanup_free_ char *e = NULL;
         int r;
 
-        if (!fn)
-                return 0; /* free text: any non-empty value passes */
-        if (strchr(value, '%')) {
+        /* "@verbatim": systemd takes the value without specifiers. */
+        if (strchr(value, '%') && !value_args_has(d->values, "@verbatim")) {
+                bool deferred = j->deferred;
+
                 r = expand(ctx, value, SPECIFIER_FULL, j, c, &e);
+                /* Free text that depends on the instance is fine as it is. */
+                if (!fn)
+                        j->deferred = deferred;
                 if (r <= 0)
                         return r;
+                if (!e[0] && fn) {
+                        /* "%i" of a plain unit: nothing is left to parse. */
+                        c->invalid = true;
+                        return set_message(j, "'%s' expands to nothing", value);
+                }
                 value = e;
         }
+        if (!fn)
+                return 0; /* free text: any non-empty value passes */
         r = fn(value, d->values);
         if (r < 0)
                 return r;

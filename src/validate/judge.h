@@ -57,11 +57,12 @@ typedef struct Judgement {
 /* Fills *ret (always, also for unknown keys) and returns 0, or -ENOMEM.
  * section and key are as written in the file; value is the stripped value.
  *
- * Values are validated for these kinds: bool, user, group, group-list,
- * exec, path, working-directory, unit-name, unit-name-list, security-label,
- * enum, stdio-input/output. Other kinds (integers, time spans, modes,
- * limits, conditions, environment, free strings) accept any non-empty
- * value for now; an empty one follows the table's empty-value rule. */
+ * The judge has its own code for users, groups, exec lines, paths, unit
+ * names, security labels, enums and standard I/O; every other kind is
+ * judged by its parser in value-check.h (dispatched through value-kind.c,
+ * arguments from the values column), after specifier expansion unless the
+ * directive is "@verbatim". Free strings accept any value whose specifiers
+ * resolve. An empty value follows the table's empty-value rule. */
 int judge_assignment(const JudgeContext *ctx, const char *section, const char *key, const char *value,
                      Judgement *ret);
 void judgement_done(Judgement *j);

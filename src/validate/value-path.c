@@ -102,7 +102,7 @@ int value_check_path_colon_list(const char *v, const char *const *args) {
 
         (void) args;
         if (!c)
-                return -ENOMEM;
+                return -ENOMEM; /* the caller's value may be long: no fixed buffer */
         for (char *p = strtok_r(c, ":", &save); p; p = strtok_r(NULL, ":", &save))
                 if (!path_ok(p))
                         return VALUE_BAD;
@@ -110,12 +110,13 @@ int value_check_path_colon_list(const char *v, const char *const *args) {
 }
 
 static bool tmpfs_word_ok(const char *w, const char *const *args) {
-        _cleanup_free_ char *c = strdup(w);
+        char c[2 * VALIDATE_PATH_MAX + 2];
         char *colon;
 
         (void) args;
-        if (!c)
-                return false;
+        if (strlen(w) >= sizeof c)
+                return false; /* longer than any valid path pair */
+        strcpy(c, w);
         colon = strchr(c, ':');
         if (colon)
                 *colon = 0;
@@ -128,12 +129,13 @@ int value_check_tmpfs_list(const char *v, const char *const *args) {
 }
 
 static bool bind_word_ok(const char *w, const char *const *args) {
-        _cleanup_free_ char *c = strdup(w);
+        char c[2 * VALIDATE_PATH_MAX + 2];
         char *src, *dst, *opt;
 
         (void) args;
-        if (!c)
-                return false;
+        if (strlen(w) >= sizeof c)
+                return false; /* longer than any valid path pair */
+        strcpy(c, w);
         src = c;
         if (*src == '-')
                 src++;
@@ -158,11 +160,12 @@ int value_check_bind_list(const char *v, const char *const *args) {
 }
 
 static bool directory_word_ok(const char *w, const char *const *args) {
-        _cleanup_free_ char *c = strdup(w);
+        char c[2 * VALIDATE_PATH_MAX + 2];
         char *colon;
 
-        if (!c)
-                return false;
+        if (strlen(w) >= sizeof c)
+                return false; /* longer than any valid path pair */
+        strcpy(c, w);
         colon = strchr(c, ':');
         if (colon) {
                 if (!value_args_has(args, "symlink") && colon[1])
@@ -196,11 +199,12 @@ int value_check_condition(const char *v, const char *const *args) {
 }
 
 static bool image_word_ok(const char *w, const char *const *args) {
-        _cleanup_free_ char *c = strdup(w);
+        char c[2 * VALIDATE_PATH_MAX + 2];
         char *src, *dst, *opt;
 
-        if (!c)
-                return false;
+        if (strlen(w) >= sizeof c)
+                return false; /* longer than any valid path pair */
+        strcpy(c, w);
         src = c + (c[0] == '-');
         dst = strchr(src, ':');
         if (dst)

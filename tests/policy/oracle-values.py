@@ -217,6 +217,14 @@ CASES = {
              ('socket', 'Socket', 'BindIPv6Only', ['default', 'both', 'ipv6-only', 'yes', 'foo']),
              ('socket', 'Socket', 'Symlinks', ['/x', 'rel', '/x /y', '/a/../b']),
              ('socket', 'Socket', 'ListenSpecial', ['/dev/x', 'rel', '/a/../b'])],
+    # Settings of another unit type, and specifiers that do not resolve.
+    'unit-type': [('socket', 'Socket', k, ['1', 'always']) for k in ('Restart', 'Nice', 'ExecStart')] +
+                 [('timer', 'Timer', k, ['1', '/x']) for k in ('Nice', 'PathExists', 'ListenStream')] +
+                 [(S, S, k, ['1', '/x']) for k in ('ListenStream', 'OnBootSec', 'PathExists', 'Where')] +
+                 [('path', 'Path', k, ['1']) for k in ('OnCalendar', 'Accept')],
+    'specifier': [(S, S, k, ['%Z', '%i', '%n', '%%', '/x/%q', 'A=%Z']) for k in
+                  ('Environment', 'ReadOnlyPaths', 'Nice', 'TimeoutStopSec', 'SyslogIdentifier')] +
+                 [(S, U, k, ['%Z', '%n', 'x %Z']) for k in ('Description', 'Documentation', 'ConditionPathExists')],
     'timer-unit': [('timer', 'Timer', 'Unit', ['a.service', 'a@.service', 'a@b.service', 'foo', 'a.timer']),
                    ('path', 'Path', 'Unit', ['a.service', 'a@.service', 'foo'])],
 }
