@@ -137,7 +137,8 @@ static int run_root(Filter *f, const char *dir, LookupScope scope, unsigned vers
                 return strbuf_printf(&f->err, "%s: error: cannot open root directory: %s (input.unreadable)\n", dir,
                                      strerror(-r));
         }
-        r = lookup_set_build(&root, scope, version, &set);
+        /* Every fragment is read anyway: its emptiness (a mask) is seen then. */
+        r = lookup_set_build_full(&root, scope, version, LOOKUP_LAZY_EMPTY, &set);
         if (r >= 0 && set.n_units == 0) {
                 /* Nothing here for this manager: say whether the other has units. */
                 LookupSet other = {};

@@ -106,22 +106,19 @@ static char *cat_header_framing(const char *path) {
         return s;
 }
 
-/* Reads one file of the unit. A file that cannot be read is reported and
- * keeps the whole unit from being written. */
-static int read_member(Filter *f, RootRun *rr, UnitGroup *g, const LookupFile *lf, bool dropin) {
-        _cleanup_free_ char *framing = NULL;
-        const SharedFile *sf;
-        char *data = NULL;
-        size_t size, n_before;
-        GroupFile *gf;
+/* Reads one file of the unit into *ret_data (NULL when it could not be
+ * read: that is reported, and keeps the whole unit from being written). */
+static int read_lookup_file(Filter *f, RootRun *rr, UnitGroup *g, const LookupFile *lf, char **ret_data,
+                            size_t *ret_size) {
         int r;
 
+        *ret_data = NULL;
         if (lf->error) {
                 g->verdict = GROUP_REJECTED;
                 g->unreadable = true;
                 return input_error(f, lf->path, lf->error, "cannot resolve inside the root");
         }
-        r = read_source(rr, lf->source, &data, &size);
+        r = read_source(rr, lf->source, ret_data, ret_size);
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
@@ -129,6 +126,18 @@ static int read_member(Filter *f, RootRun *rr, UnitGroup *g, const LookupFile *l
                 g->unreadable = true;
                 return input_error(f, lf->path, r, r == -EFBIG ? "file too large" : "cannot read");
         }
+        return 0;
+}
+
+/* Adds one file of the unit, read already (takes data). */
+static int add_member(Filter *f, RootRun *rr, UnitGroup *g, const LookupFile *lf, bool dropin, char *data,
+                      size_t size) {
+        _cleanup_free_ char *framing = NULL;
+        const SharedFile *sf;
+        size_t n_before;
+        GroupFile *gf;
+        int r;
+
         framing = cat_header_framing(lf->path);
         if (!framing) {
                 free(data);
@@ -148,15 +157,30 @@ static int read_member(Filter *f, RootRun *rr, UnitGroup *g, const LookupFile *l
         return gf->fix_path ? 0 : -ENOMEM;
 }
 
+static int read_member(Filter *f, RootRun *rr, UnitGroup *g, const LookupFile *lf, bool dropin) {
+        char *data;
+        size_t size;
+        int r;
+
+        r = read_lookup_file(f, rr, g, lf, &data, &size);
+        if (r < 0 || !data)
+                return r;
+        return add_member(f, rr, g, lf, dropin, data, size);
+}
+
+static int report_masked(Filter *f, const char *by, const char *id) {
+        f->n_masked++;
+        return filter_report(f, DIAG_NOTE, "unit.masked", by, id, "%s is masked; systemd does not load it, not judged",
+                             id);
+}
+
 static int root_unit(Filter *f, RootRun *rr, const LookupUnit *u) {
         _cleanup_(unit_group_freep) UnitGroup *g = NULL;
         int r;
 
         switch (u->state) {
         case LOOKUP_UNIT_MASKED:
-                f->n_masked++;
-                return filter_report(f, DIAG_NOTE, "unit.masked", u->masked_by, u->id,
-                                     "%s is masked; systemd does not load it, not judged", u->id);
+                return report_masked(f, u->masked_by, u->id);
         case LOOKUP_UNIT_BAD:
                 return 0;       /* reported with the tree's findings */
         case LOOKUP_UNIT_LOADED:
@@ -169,9 +193,23 @@ static int root_unit(Filter *f, RootRun *rr, const LookupUnit *u) {
                 return r;
         g->has_fragment = u->fragment.path != NULL;
         if (g->has_fragment) {
-                r = read_member(f, rr, g, &u->fragment, false);
+                char *data;
+                size_t size;
+
+                r = read_lookup_file(f, rr, g, &u->fragment, &data, &size);
                 if (r < 0)
                         return r;
+                /* An empty unit file masks the unit (LOOKUP_LAZY_EMPTY left
+                 * that to be seen here). */
+                if (data && size == 0 && u->maybe_empty) {
+                        free(data);
+                        return report_masked(f, u->fragment.path, u->id);
+                }
+                if (data) {
+                        r = add_member(f, rr, g, &u->fragment, false, data, size);
+                        if (r < 0)
+                                return r;
+                }
         }
         for (size_t i = 0; i < u->n_dropins; i++) {
                 /* A masked drop-in reads as empty: nothing to judge. */

@@ -396,7 +396,7 @@ int generator_run(const GeneratorOptions *o, GenLog *log, GeneratorStats *ret) {
         }
         /* The unit set as the systemd of this system assembles it; the
          * policy's target only decides what its verdicts predict. */
-        r = lookup_set_build_full(&root, LOOKUP_SYSTEM, GENERATOR_SYSTEMD_VERSION, LOOKUP_SKIP_GENERATED, &set);
+        r = lookup_set_build_full(&root, LOOKUP_SYSTEM, GENERATOR_SYSTEMD_VERSION, LOOKUP_SKIP_GENERATED | LOOKUP_LAZY_EMPTY, &set);
         if (r >= 0) {
                 gen.set = &set;
                 r = judge_root(&gen, &root, &set);

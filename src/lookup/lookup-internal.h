@@ -21,6 +21,7 @@ typedef struct Entry {
         char *target;          /* ALIAS: unit name; LINKED: the simplified target path */
         char *source;          /* FILE: resolved path (the directory's, plus the name) */
         bool empty;            /* FILE: size 0, which masks the unit */
+        bool size_unknown;     /* FILE: not stat'ed (LOOKUP_LAZY_EMPTY) */
         size_t dir;
 } Entry;
 
@@ -40,6 +41,7 @@ typedef struct DropinDir {
 typedef struct Builder {
         const Root *root;
         unsigned version;
+        LookupFlags flags;
         LookupSet *set;
 
         Entry **entries;

@@ -128,6 +128,7 @@ static int set_fragment(Builder *b, LookupUnit *u, const Entry *e) {
                         u->masked_by = strdup(e->path);
                         return u->masked_by ? 0 : -ENOMEM;
                 }
+                u->maybe_empty = e->size_unknown;
                 u->fragment.path = strdup(e->path);
                 u->fragment.source = strdup(e->source);
                 return u->fragment.path && u->fragment.source ? 0 : -ENOMEM;

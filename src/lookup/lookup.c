@@ -377,10 +377,13 @@ static int scan_search_dir(Builder *b, size_t dir) {
                 /* The directory's own record of the type saves a stat per
                  * entry; a unit file is stat'ed anyway (an empty one is a
                  * mask). */
+                st.st_size = -1;
                 if (entries[i].type == DT_DIR)
                         st.st_mode = S_IFDIR;
                 else if (entries[i].type == DT_LNK)
                         st.st_mode = S_IFLNK;
+                else if (entries[i].type == DT_REG && is_unit && (b->flags & LOOKUP_LAZY_EMPTY))
+                        st.st_mode = S_IFREG;   /* its size is the reader's to see */
                 else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
                         r = builder_diag(b, DIAG_ERROR, "lookup.unreadable", path, "Cannot stat: %s",
                                          strerror(errno));
@@ -416,6 +419,7 @@ static int scan_search_dir(Builder *b, size_t dir) {
                         e->dir = dir;
                         e->path = TAKE_PTR(path);
                         e->empty = st.st_size == 0;
+                        e->size_unknown = st.st_size < 0;
                         /* The directory is resolved and the entry is a file:
                          * no need to resolve the path again. */
                         e->source = root_path_join(sd->resolved, name);
@@ -481,7 +485,7 @@ int lookup_set_build(const Root *root, LookupScope scope, unsigned version, Look
 int lookup_set_build_full(const Root *root, LookupScope scope, unsigned version, LookupFlags flags,
                           LookupSet *ret) {
         LookupSet set = {};
-        Builder b = { .root = root, .version = version, .set = &set };
+        Builder b = { .root = root, .version = version, .flags = flags, .set = &set };
         int r;
 
         r = lookup_paths_init(root, scope, &set.paths);

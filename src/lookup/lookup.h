@@ -42,6 +42,9 @@ typedef struct LookupUnit {
         size_t n_aliases;
         LookupFile *dropins;   /* in load order; masked ones included */
         size_t n_dropins;
+        /* LOOKUP_LAZY_EMPTY: the fragment is a regular file whose size was
+         * not looked at; if it reads as empty, the unit is masked. */
+        bool maybe_empty;
 } LookupUnit;
 
 typedef struct LookupSet {
@@ -58,6 +61,11 @@ typedef enum LookupFlags {
          * cannot see the output of the others (they run in parallel), and
          * must not read its own. */
         LOOKUP_SKIP_GENERATED = 1 << 0,
+        /* For a reader that reads every fragment anyway: unit files listed
+         * as regular files are not stat'ed (a stat per unit), and an empty
+         * one, which masks its unit as a link to /dev/null does, is left
+         * for the reader to find (LookupUnit.maybe_empty). */
+        LOOKUP_LAZY_EMPTY = 1 << 1,
 } LookupFlags;
 int lookup_set_build_full(const Root *root, LookupScope scope, unsigned version, LookupFlags flags,
                           LookupSet *ret);
