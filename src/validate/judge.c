@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "basic/macro.h"
@@ -274,10 +275,13 @@ static int check_unit_name_list(const JudgeContext *ctx, const Directive *d, con
 }
 
 /* A word of a values list matches; "word!" is a deprecated word (accepted
- * with a warning), "@bool" any boolean, "@uint:MAX" a number 0..MAX. */
-static bool enum_word_ok(const char *allowed, const char *value, bool *deprecated) {
-        const char *max;
+ * with a warning), "word^N" a word systemd accepts since version N (both
+ * may be combined: "word^N!"), "@bool" any boolean, "@uint:MAX" a number
+ * 0..MAX. */
+static bool enum_word_ok(const char *allowed, const char *value, unsigned version, bool *deprecated) {
+        const char *max, *caret;
         size_t n = strlen(allowed);
+        bool dep = false;
 
         if (streq(allowed, "@bool"))
                 return parse_boolean(value) >= 0;
@@ -287,17 +291,25 @@ static bool enum_word_ok(const char *allowed, const char *value, bool *deprecate
                 return value_check_integer(value, (const char *const[]) { "unsigned", arg, NULL }) == VALUE_OK;
         }
         if (n > 1 && allowed[n - 1] == '!') {
-                if (strlen(value) != n - 1 || strncmp(allowed, value, n - 1) != 0)
-                        return false;
-                *deprecated = true;
-                return true;
+                dep = true;
+                n--;
         }
-        return streq(allowed, value);
+        caret = memchr(allowed, '^', n);
+        if (caret) {
+                if ((unsigned) strtoul(caret + 1, NULL, 10) > version)
+                        return false;   /* not known to this version */
+                n = (size_t) (caret - allowed);
+        }
+        if (strlen(value) != n || strncmp(allowed, value, n) != 0)
+                return false;
+        if (dep)
+                *deprecated = true;
+        return true;
 }
 
-static bool enum_ok(const Directive *d, const char *value, bool *deprecated) {
+static bool enum_ok(const Directive *d, const char *value, unsigned version, bool *deprecated) {
         for (const char *const *v = d->values; v && *v; v++)
-                if (enum_word_ok(*v, value, deprecated))
+                if (enum_word_ok(*v, value, version, deprecated))
                         return true;
         return false;
 }
@@ -344,7 +356,7 @@ static int check_stdio(const JudgeContext *ctx, const Directive *d, const char *
         }
 
         for (const char *const *w = output ? outputs : inputs; *w; w++)
-                if (enum_word_ok(*w, value, &c->deprecated))
+                if (enum_word_ok(*w, value, v, &c->deprecated))
                         return 0;
         c->invalid = true;
         return set_message(j, "unknown %s specifier '%s'", output ? "output" : "input", value);
@@ -425,7 +437,7 @@ static int judge_value(const JudgeContext *ctx, const Directive *d, const char *
         case DIRECTIVE_UNIT_NAME_LIST:
                 return check_unit_name_list(ctx, d, value, j, c);
         case DIRECTIVE_ENUM:
-                if (!enum_ok(d, value, &c->deprecated)) {
+                if (!enum_ok(d, value, ctx->version, &c->deprecated)) {
                         c->invalid = true;
                         return set_message(j, "'%s' is not a valid value for %s=", value, d->name);
                 }

@@ -13,7 +13,10 @@ Skips (77) without systemd-analyze 252.
 
 Usage: oracle-values.py UNITGUARD [UNITS [LINES-PER-UNIT]]
 Environment: ORACLE_SEED (default 252), ORACLE_VERBOSE=1 lists each
-disagreement."""
+disagreement; ORACLE_VERSION=257 compares systemd 257 (in the root that
+/work/shared/tools/systemd-root builds, through its sd-run; $SD_ROOT names
+the root) with 'filter --policy systemd-257', for measurement outside CI
+(skips without the root)."""
 import os
 import random
 import re
@@ -269,7 +272,9 @@ SYSTEMD_LINE = re.compile(r'^(?:.*/)?(u\d+\.\w+):(\d+): ', re.M)
 OURS_LINE = re.compile(r'^(?:.*/)?(u\d+\.\w+):(\d+): (?:warning|error|note): (.*)$', re.M)
 # Unit-level checks ("Timer has no trigger", ...) name the line that emptied
 # the setting; systemd names none. They are compared per unit instead.
-UNIT_CHECK = re.compile(r'\(systemd-252:mirror\.[a-z]+\.[a-z-]+\)$')
+VERSION = int(os.environ.get('ORACLE_VERSION', '252'))
+SD_RUN = os.environ.get('SD_RUN', '/work/shared/tools/systemd-root/sd-run')
+UNIT_CHECK = re.compile(r'\(systemd-%d:mirror\.[a-z]+\.[a-z-]+\)$' % VERSION)
 REFUSED = re.compile(r'Unit (u\d+\.\w+) (?:has a bad unit file setting|failed to load)', re.M)
 
 
@@ -280,10 +285,15 @@ def main():
     verbose = os.environ.get('ORACLE_VERBOSE') == '1'
     only = os.environ.get('ORACLE_KINDS')
     analyze = shutil.which('systemd-analyze')
-    if not analyze:
+    if VERSION != 252:
+        root = os.environ.get('SD_ROOT', os.path.join(os.environ.get('TMPDIR', '/tmp'), 'sd257-root'))
+        if not os.access(SD_RUN, os.X_OK) or not os.path.exists(os.path.join(root, 'usr/bin/systemd-analyze')):
+            print(f'no systemd {VERSION} root ({root}); skipping')
+            sys.exit(77)
+    elif not analyze:
         print('systemd-analyze not installed; skipping')
         sys.exit(77)
-    if not subprocess.run([analyze, '--version'], capture_output=True, text=True).stdout.startswith('systemd 252'):
+    elif not subprocess.run([analyze, '--version'], capture_output=True, text=True).stdout.startswith('systemd 252'):
         print('systemd-analyze is not version 252; skipping')
         sys.exit(77)
     rng = random.Random(int(os.environ.get('ORACLE_SEED', '252')))
@@ -313,19 +323,28 @@ def main():
             texts[name] = text
         sysd = {}
         refused = set()
-        for k in range(0, len(names), batch):
-            chunk = [os.path.join(tmp, n) for n in names[k:k + batch]]
-            r = subprocess.run([analyze, 'verify', '--man=no'] + chunk,
-                               capture_output=True, text=True, errors='replace', timeout=300)
-            for m in SYSTEMD_LINE.finditer(r.stdout + r.stderr):
+        if VERSION != 252:
+            # One run over the directory in the root (sd-run verify DIR).
+            r = subprocess.run([SD_RUN, 'verify', tmp], capture_output=True, text=True, errors='replace',
+                               timeout=3600)
+            outputs = [r.stdout + r.stderr]
+        else:
+            outputs = []
+            for k in range(0, len(names), batch):
+                chunk = [os.path.join(tmp, n) for n in names[k:k + batch]]
+                r = subprocess.run([analyze, 'verify', '--man=no'] + chunk,
+                                   capture_output=True, text=True, errors='replace', timeout=300)
+                outputs.append(r.stdout + r.stderr)
+        for out in outputs:
+            for m in SYSTEMD_LINE.finditer(out):
                 sysd.setdefault(m.group(1), set()).add(int(m.group(2)))
-            for m in REFUSED.finditer(r.stdout + r.stderr):
+            for m in REFUSED.finditer(out):
                 refused.add(m.group(1))
         ours = {}
         ours_refused = {}
         notes = []
         for name in names:
-            u = subprocess.run([exe, 'filter', '--policy', 'systemd-252', os.path.join(tmp, name)],
+            u = subprocess.run([exe, 'filter', '--policy', f'systemd-{VERSION}', os.path.join(tmp, name)],
                                capture_output=True, text=True, errors='replace', timeout=60)
             if u.returncode not in (0, 1):
                 failures.append(f'{name}: unitguard exit {u.returncode}: {u.stderr.strip()}')

@@ -239,4 +239,19 @@ TEST(strings) {
         CHECK(!verdict_to_string((Verdict) 99));
 }
 
-TESTS_MAIN(T(issue_rows), T(reference_fatal_checks), T(more), T(strings))
+/* Words of an enumeration that later versions added ("word^N"). */
+TEST(enum_words_by_version) {
+        static const Case cases[] = {
+                { "a.service", "Service", "Type", "notify-reload", 252, IGN, F_INVALID },
+                { "a.service", "Service", "Type", "notify-reload", 253, OK, 0 },
+                { "a.service", "Service", "Type", "notify-reload^253", 257, IGN, F_INVALID },
+                { "a.service", "Unit", "OnFailureJobMode", "restart-dependencies", 252, IGN, F_INVALID },
+                { "a.service", "Unit", "OnFailureJobMode", "restart-dependencies", 257, OK, 0 },
+                { "a.service", "Unit", "FailureAction", "kexec", 256, IGN, F_INVALID },
+                { "a.service", "Unit", "FailureAction", "kexec", 257, OK, 0 },
+                { "a.service", "Unit", "FailureAction", "reboot", 252, OK, 0 },
+        };
+        run(cases, ELEMENTSOF(cases));
+}
+
+TESTS_MAIN(T(enum_words_by_version), T(issue_rows), T(reference_fatal_checks), T(more), T(strings))
