@@ -71,11 +71,8 @@ static bool ifname_ok(const char *s) {
         return true;
 }
 
-/* BindToDevice= (one name), RestrictNetworkInterfaces= ("list": "[~]NAME ..."). */
-int value_check_ifname(const char *v, const char *const *args) {
-        if (!value_args_has(args, "list"))
-                return ifname_ok(v) ? VALUE_OK : VALUE_BAD;
-        const char *p = v + (v[0] == '~');
+/* Whether every blank-separated word of p (at most 63 bytes each) passes ok. */
+static int each_word_ok(const char *p, bool (*ok)(const char *word, const void *userdata), const void *userdata) {
         for (;;) {
                 char w[64];
                 size_t n;
@@ -88,10 +85,26 @@ int value_check_ifname(const char *v, const char *const *args) {
                         return VALUE_BAD;
                 memcpy(w, p, n);
                 w[n] = 0;
-                if (!ifname_ok(w))
+                if (!ok(w, userdata))
                         return VALUE_BAD;
                 p += n;
         }
+}
+
+static bool word_is_ifname(const char *w, const void *userdata) {
+        (void) userdata;
+        return ifname_ok(w);
+}
+
+static bool word_in_list(const char *w, const void *userdata) {
+        return value_in_list(userdata, w);
+}
+
+/* BindToDevice= (one name), RestrictNetworkInterfaces= ("list": "[~]NAME ..."). */
+int value_check_ifname(const char *v, const char *const *args) {
+        if (!value_args_has(args, "list"))
+                return ifname_ok(v) ? VALUE_OK : VALUE_BAD;
+        return each_word_ok(v + (v[0] == '~'), word_is_ifname, NULL);
 }
 
 static bool port_ok(const char *s) {
@@ -209,27 +222,10 @@ int value_check_coredump_filter(const char *v, const char *const *args) {
         static const char *const names[] = { "private-anonymous", "shared-anonymous", "private-file-backed",
                                              "shared-file-backed", "elf-headers", "private-huge", "shared-huge",
                                              "private-dax", "shared-dax", "all", "default", NULL };
-        const char *p = v;
-
         (void) args;
         if (value_check_integer(v, (const char *const[]) { "uint64", NULL }) == VALUE_OK) /* also 0x... */
                 return VALUE_OK;
-        for (;;) {
-                char w[64];
-                size_t n;
-
-                p += strspn(p, " \t\n");
-                if (!*p)
-                        return VALUE_OK;
-                n = strcspn(p, " \t\n");
-                if (n >= sizeof w)
-                        return VALUE_BAD;
-                memcpy(w, p, n);
-                w[n] = 0;
-                if (!value_in_list(names, w))
-                        return VALUE_BAD;
-                p += n;
-        }
+        return each_word_ok(v, word_in_list, names);
 }
 
 static bool credential_name_ok(const char *s, size_t n) {
