@@ -484,8 +484,10 @@ static int parse_line(const char *text, unsigned line, size_t index, void *userd
                         st->gotos[k++] = st->gotos[g];
         st->n_gotos = k;
         r = parse_rule(st->rules, st->file, line, text, st->gotos, st->n_gotos, &goto_label, &goto_cond, &label);
-        if (r < 0)
+        if (r < 0) {
+                matches_free(goto_cond.matches, goto_cond.n_matches);
                 return r;
+        }
         if (!goto_label || !label_ahead(st, goto_label, index, &target)) {
                 matches_free(goto_cond.matches, goto_cond.n_matches);
                 return 0;
