@@ -29,6 +29,11 @@ static const SystemdBehaviourInfo behaviours[_SD_BEHAVIOUR_MAX] = {
         [SD_STDIO_FILE] = { "stdio.file", 236, 0, "StandardInput/Output/Error=file:PATH" },
         [SD_STDIO_APPEND] = { "stdio.append", 240, 0, "StandardOutput/Error=append:PATH" },
         [SD_STDIO_TRUNCATE] = { "stdio.truncate", 248, 0, "StandardOutput/Error=truncate:PATH" },
+        [SD_IFNAME_ALTERNATIVE] = { "ifname.alternative", 256, 0,
+                                    "RestrictNetworkInterfaces= takes alternative interface names (up to 127 bytes)" },
+        [SD_SOCKET_BIND_PORT_ZERO] = { "socket-bind.port-zero", 256, 0, "SocketBindAllow=/Deny= take port 0" },
+        [SD_EXEC_DIRECTORY_FLAGS] = { "exec-directory.flags", 257, 0,
+                                      "StateDirectory= & co take NAME:LINK:ro, empty parts kept apart (before: runs of ':' are one)" },
 };
 
 const SystemdBehaviourInfo *sd_behaviour_info(SystemdBehaviour b) {

@@ -28,6 +28,9 @@ typedef enum SystemdBehaviour {
         SD_STDIO_FILE,                 /* file:PATH */
         SD_STDIO_APPEND,               /* append:PATH */
         SD_STDIO_TRUNCATE,             /* truncate:PATH */
+        SD_IFNAME_ALTERNATIVE,         /* RestrictNetworkInterfaces= takes alternative names */
+        SD_SOCKET_BIND_PORT_ZERO,      /* SocketBindAllow=/Deny= take port 0 */
+        SD_EXEC_DIRECTORY_FLAGS,       /* StateDirectory=NAME:LINK:ro & co */
         _SD_BEHAVIOUR_MAX,
 } SystemdBehaviour;
 

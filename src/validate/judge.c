@@ -288,7 +288,7 @@ static bool enum_word_ok(const char *allowed, const char *value, unsigned versio
         if ((max = startswith(allowed, "@uint:"))) {
                 char arg[32];
                 snprintf(arg, sizeof arg, "max=%s", max);
-                return value_check_integer(value, (const char *const[]) { "unsigned", arg, NULL }) == VALUE_OK;
+                return value_check_integer(value, (const char *const[]) { "unsigned", arg, NULL }, version) == VALUE_OK;
         }
         if (n > 1 && allowed[n - 1] == '!') {
                 dep = true;
@@ -389,7 +389,7 @@ static int check_value_kind(const JudgeContext *ctx, const Directive *d, const c
         }
         if (!fn)
                 return 0; /* free text: any non-empty value passes */
-        r = fn(value, d->values);
+        r = fn(value, d->values, ctx->version);
         if (r < 0)
                 return r;
         switch (r) {

@@ -113,7 +113,7 @@ int value_parse_permyriad(const char *s, bool unbounded, uint32_t *ret) {
 
 /* args: a type ("int", "unsigned", "long", "uint64"), optionally "min=N"
  * and "max=N". */
-int value_check_integer(const char *v, const char *const *args) {
+int value_check_integer(const char *v, const char *const *args, unsigned version) {
         const char *lo = value_args_get(args, "min="), *hi = value_args_get(args, "max=");
 
         if (value_args_has(args, "int") || value_args_has(args, "long")) {
@@ -136,7 +136,7 @@ int value_check_integer(const char *v, const char *const *args) {
 }
 
 /* parse_mode(): octal, at most 07777. */
-int value_check_mode(const char *v, const char *const *args) {
+int value_check_mode(const char *v, const char *const *args, unsigned version) {
         const char *p = v;
         char *e;
         unsigned long m;
@@ -154,24 +154,24 @@ int value_check_mode(const char *v, const char *const *args) {
 }
 
 /* CPU and IO weights: 1..10000; "idle" where args say so. */
-int value_check_weight(const char *v, const char *const *args) {
+int value_check_weight(const char *v, const char *const *args, unsigned version) {
         if (value_args_has(args, "idle") && streq(v, "idle"))
                 return VALUE_OK;
-        return value_check_integer(v, (const char *const[]) { "uint64", "min=1", "max=10000", NULL });
+        return value_check_integer(v, (const char *const[]) { "uint64", "min=1", "max=10000", NULL }, version);
 }
 
 /* TasksMax=: "infinity", a percentage, or a number of at least 1. */
-int value_check_tasks(const char *v, const char *const *args) {
+int value_check_tasks(const char *v, const char *const *args, unsigned version) {
         (void) args;
         if (streq(v, "infinity"))
                 return VALUE_OK;
         if (endswith(v, "%"))
                 return value_parse_permyriad(v, false, NULL) < 0 ? VALUE_BAD : VALUE_OK;
-        return value_check_integer(v, (const char *const[]) { "uint64", "min=1", NULL });
+        return value_check_integer(v, (const char *const[]) { "uint64", "min=1", NULL }, version);
 }
 
 /* CPUQuota=: a positive percentage, which may exceed 100%. */
-int value_check_quota(const char *v, const char *const *args) {
+int value_check_quota(const char *v, const char *const *args, unsigned version) {
         uint32_t p;
 
         (void) args;
@@ -182,7 +182,7 @@ int value_check_quota(const char *v, const char *const *args) {
 
 /* SuccessExitStatus= & co: numbers 0..255, exit status names and signal
  * names, item by item; args "number" allows numbers only (one value). */
-int value_check_exit_status(const char *v, const char *const *args) {
+int value_check_exit_status(const char *v, const char *const *args, unsigned version) {
         bool numbers_only = value_args_has(args, "number");
         bool any_bad = false, any_good = false;
         const char *p = v;
@@ -202,7 +202,7 @@ int value_check_exit_status(const char *v, const char *const *args) {
                 memcpy(w, p, n);
                 w[n] = 0;
                 p += n;
-                if (value_check_integer(w, (const char *const[]) { "int", "min=0", "max=255", NULL }) == VALUE_OK ||
+                if (value_check_integer(w, (const char *const[]) { "int", "min=0", "max=255", NULL }, version) == VALUE_OK ||
                     (!numbers_only && (value_in_list(value_exit_status_names, w) || value_signal_from_string(w) > 0)))
                         any_good = true;
                 else
@@ -256,21 +256,21 @@ int value_signal_from_string(const char *s) {
         return -EINVAL;
 }
 
-int value_check_signal(const char *v, const char *const *args) {
+int value_check_signal(const char *v, const char *const *args, unsigned version) {
         (void) args;
         return value_signal_from_string(v) > 0 ? VALUE_OK : VALUE_BAD;
 }
 
-int value_check_log_level(const char *v, const char *const *args) {
+int value_check_log_level(const char *v, const char *const *args, unsigned version) {
         static const char *const levels[] = { "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug", NULL };
 
         (void) args;
         if (value_in_list(levels, v))
                 return VALUE_OK;
-        return value_check_integer(v, (const char *const[]) { "int", "min=0", "max=7", NULL });
+        return value_check_integer(v, (const char *const[]) { "int", "min=0", "max=7", NULL }, version);
 }
 
-int value_check_facility(const char *v, const char *const *args) {
+int value_check_facility(const char *v, const char *const *args, unsigned version) {
         static const char *const facilities[] = { "kern", "user", "mail", "daemon", "auth", "syslog", "lpr",
                                                   "news", "uucp", "cron", "authpriv", "ftp", "local0", "local1",
                                                   "local2", "local3", "local4", "local5", "local6", "local7", NULL };
@@ -278,20 +278,20 @@ int value_check_facility(const char *v, const char *const *args) {
         (void) args;
         if (value_in_list(facilities, v))
                 return VALUE_OK;
-        return value_check_integer(v, (const char *const[]) { "int", "min=0", "max=23", NULL });
+        return value_check_integer(v, (const char *const[]) { "int", "min=0", "max=23", NULL }, version);
 }
 
-int value_check_ip_tos(const char *v, const char *const *args) {
+int value_check_ip_tos(const char *v, const char *const *args, unsigned version) {
         static const char *const names[] = { "low-delay", "throughput", "reliability", "low-cost", NULL };
 
         (void) args;
         if (value_in_list(names, v))
                 return VALUE_OK;
-        return value_check_integer(v, (const char *const[]) { "int", "min=0", "max=255", NULL });
+        return value_check_integer(v, (const char *const[]) { "int", "min=0", "max=255", NULL }, version);
 }
 
 /* ManagedOOMMemoryPressureLimit=: a percentage up to 100%. */
-int value_check_pressure_limit(const char *v, const char *const *args) {
+int value_check_pressure_limit(const char *v, const char *const *args, unsigned version) {
         (void) args;
         return value_parse_permyriad(v, false, NULL) < 0 ? VALUE_BAD : VALUE_OK;
 }

@@ -14,10 +14,10 @@
 
 /* Words of a list value, split at blanks (and at extra separators), each
  * judged by check; a bad word is dropped on its own. */
-typedef bool (*WordCheck)(const char *word, const char *const *args);
+typedef bool (*WordCheck)(const char *word, const char *const *args, unsigned version);
 
 static int each_item(const char *v, const char *seps, bool unquote, WordCheck check, const char *const *args,
-                     bool whole_line) {
+                     bool whole_line, unsigned version) {
         bool any_good = false, any_bad = false;
         const char *p = v;
 
@@ -45,7 +45,7 @@ static int each_item(const char *v, const char *seps, bool unquote, WordCheck ch
                                 return -ENOMEM;
                         p += n;
                 }
-                if (!unknown_escape && check(w, args))
+                if (!unknown_escape && check(w, args, version))
                         any_good = true;
                 else if (whole_line)
                         return VALUE_BAD;
@@ -57,20 +57,40 @@ static int each_item(const char *v, const char *seps, bool unquote, WordCheck ch
         return any_good ? VALUE_BAD_PART : VALUE_BAD;
 }
 
-static bool sorted_has(const char *const *list, size_t n, const char *w) {
-        size_t lo = 0, hi = n;
+/* Compares word w with a table entry "NAME" or "NAME^N" by NAME. */
+static int versioned_cmp(const char *entry, const char *w) {
+        size_t n = strcspn(entry, "^");
+        int c = strncmp(entry, w, n);
 
-        while (lo < hi) {
-                size_t mid = (lo + hi) / 2;
-                int c = strcmp(list[mid], w);
-                if (c == 0)
-                        return true;
-                if (c < 0)
-                        lo = mid + 1;
-                else
-                        hi = mid;
-        }
-        return false;
+        return c != 0 ? c : w[n] == 0 ? 0 : -1;
+}
+
+/* Whether w is an entry of list (sorted by name when n is given, else
+ * NULL-terminated) known to version ("NAME^N": since N). */
+static bool versioned_has(const char *const *list, size_t n, const char *w, unsigned version) {
+        const char *e = NULL;
+
+        if (n > 0) {
+                size_t lo = 0, hi = n;
+
+                while (lo < hi && !e) {
+                        size_t mid = (lo + hi) / 2;
+                        int c = versioned_cmp(list[mid], w);
+                        if (c == 0)
+                                e = list[mid];
+                        else if (c < 0)
+                                lo = mid + 1;
+                        else
+                                hi = mid;
+                }
+        } else
+                for (; *list && !e; list++)
+                        if (versioned_cmp(*list, w) == 0)
+                                e = *list;
+        if (!e)
+                return false;
+        e = strchr(e, '^');
+        return !e || strtoul(e + 1, NULL, 10) <= version;
 }
 
 static bool errno_name_ok(const char *s) {
@@ -89,20 +109,20 @@ static bool errno_name_ok(const char *s) {
 }
 
 /* An errno for seccomp: a name, or a number 1..4095. */
-static bool errno_ok(const char *s) {
+static bool errno_ok(const char *s, unsigned version) {
         return errno_name_ok(s) ||
-               value_check_integer(s, (const char *const[]) { "int", "min=1", "max=4095", NULL }) == VALUE_OK;
+               value_check_integer(s, (const char *const[]) { "int", "min=1", "max=4095", NULL }, version) == VALUE_OK;
 }
 
-static bool syscall_word_ok(const char *w, const char *const *args) {
+static bool syscall_word_ok(const char *w, const char *const *args, unsigned version) {
         const char *colon = strchr(w, ':');
         char name[128];
 
         if (w[0] == '@')
-                return value_in_list(value_syscall_groups, w);
+                return versioned_has(value_syscall_groups, 0, w, version);
         if (colon) {
                 /* "name:errno" only in a deny list ("~..."). */
-                if (!value_args_has(args, "deny") || value_args_has(args, "log") || !errno_ok(colon + 1))
+                if (!value_args_has(args, "deny") || value_args_has(args, "log") || !errno_ok(colon + 1, version))
                         return false;
                 if ((size_t) (colon - w) >= sizeof name)
                         return false;
@@ -110,25 +130,25 @@ static bool syscall_word_ok(const char *w, const char *const *args) {
                 name[colon - w] = 0;
                 w = name;
         }
-        return sorted_has(value_syscall_names, value_syscall_names_size, w);
+        return versioned_has(value_syscall_names, value_syscall_names_size, w, version);
 }
 
 /* SystemCallFilter=, SystemCallLog=: "[~]NAME|@GROUP ..." item by item. */
-int value_check_syscall_filter(const char *v, const char *const *args) {
+int value_check_syscall_filter(const char *v, const char *const *args, unsigned version) {
         bool deny = v[0] == '~';
         const char *a[] = { deny ? "deny" : "allow", value_args_has(args, "log") ? "log" : NULL, NULL };
 
-        return each_item(v + deny, " \t\n", true, syscall_word_ok, a, false);
+        return each_item(v + deny, " \t\n", true, syscall_word_ok, a, false, version);
 }
 
 /* SystemCallErrorNumber=: an errno name or number, or "kill". */
-int value_check_errno(const char *v, const char *const *args) {
+int value_check_errno(const char *v, const char *const *args, unsigned version) {
         if (value_in_list(args, v))
                 return VALUE_OK;
-        return errno_ok(v) ? VALUE_OK : VALUE_BAD;
+        return errno_ok(v, version) ? VALUE_OK : VALUE_BAD;
 }
 
-static bool arch_ok(const char *w, const char *const *args) {
+static bool arch_ok(const char *w, const char *const *args, unsigned version) {
         static const char *const archs[] = { "native", "x86", "x86-64", "x32", "arm", "arm64", "ia64", "loongarch64",
                                              "mips", "mips-le", "mips64", "mips64-le", "mips64-n32",
                                              "mips64-le-n32", "parisc", "parisc64", "ppc", "ppc64", "ppc64-le",
@@ -137,11 +157,11 @@ static bool arch_ok(const char *w, const char *const *args) {
         return value_in_list(archs, w);
 }
 
-int value_check_syscall_archs(const char *v, const char *const *args) {
-        return each_item(v, " \t\n", true, arch_ok, args, true);
+int value_check_syscall_archs(const char *v, const char *const *args, unsigned version) {
+        return each_item(v, " \t\n", true, arch_ok, args, true, version);
 }
 
-static bool family_ok(const char *w, const char *const *args) {
+static bool family_ok(const char *w, const char *const *args, unsigned version) {
         static const char *const families[] = {
                 "AF_LOCAL", "AF_UNIX", "AF_FILE", "AF_INET", "AF_AX25", "AF_IPX", "AF_APPLETALK", "AF_NETROM",
                 "AF_BRIDGE", "AF_ATMPVC", "AF_X25", "AF_INET6", "AF_ROSE", "AF_DECnet", "AF_NETBEUI",
@@ -155,13 +175,13 @@ static bool family_ok(const char *w, const char *const *args) {
 }
 
 /* RestrictAddressFamilies=: "none", or "[~]AF_... ...". */
-int value_check_address_families(const char *v, const char *const *args) {
+int value_check_address_families(const char *v, const char *const *args, unsigned version) {
         if (streq(v, "none"))
                 return VALUE_OK;
-        return each_item(v + (v[0] == '~'), " \t\n", true, family_ok, args, false);
+        return each_item(v + (v[0] == '~'), " \t\n", true, family_ok, args, false, version);
 }
 
-static bool cpu_item_ok(const char *w, const char *const *args) {
+static bool cpu_item_ok(const char *w, const char *const *args, unsigned version) {
         unsigned long a, b;
         char *e;
 
@@ -182,12 +202,12 @@ static bool cpu_item_ok(const char *w, const char *const *args) {
 
 /* CPUAffinity=, AllowedCPUs=, NUMAMask=: numbers and ranges split at
  * blanks and commas; one bad item spoils the whole value. */
-int value_check_cpu_set(const char *v, const char *const *args) {
-        return each_item(v, " \t\n,", false, cpu_item_ok, args, true);
+int value_check_cpu_set(const char *v, const char *const *args, unsigned version) {
+        return each_item(v, " \t\n,", false, cpu_item_ok, args, true, version);
 }
 
 /* DeviceAllow=: "NODE [rwm]"; NODE a /dev/ path, char-CLASS or block-CLASS. */
-int value_check_device_allow(const char *v, const char *const *args) {
+int value_check_device_allow(const char *v, const char *const *args, unsigned version) {
         size_t n = strcspn(v, " \t");
         const char *perm = v + n + strspn(v + n, " \t");
 
@@ -200,7 +220,7 @@ int value_check_device_allow(const char *v, const char *const *args) {
         return VALUE_OK;
 }
 
-static bool ip_prefix_ok(const char *w, const char *const *args) {
+static bool ip_prefix_ok(const char *w, const char *const *args, unsigned version) {
         static const char *const words[] = { "any", "localhost", "link-local", "multicast", NULL };
         char addr[INET6_ADDRSTRLEN + 8];
         unsigned char buf[16];
@@ -229,11 +249,11 @@ static bool ip_prefix_ok(const char *w, const char *const *args) {
 }
 
 /* IPAddressAllow=, IPAddressDeny=: the first bad prefix ends the list. */
-int value_check_ip_prefixes(const char *v, const char *const *args) {
-        return each_item(v, " \t\n", true, ip_prefix_ok, args, false);
+int value_check_ip_prefixes(const char *v, const char *const *args, unsigned version) {
+        return each_item(v, " \t\n", true, ip_prefix_ok, args, false, version);
 }
 
-static bool controller_ok(const char *w, const char *const *args) {
+static bool controller_ok(const char *w, const char *const *args, unsigned version) {
         static const char *const controllers[] = { "cpu", "cpuacct", "cpuset", "io", "blkio", "memory", "devices",
                                                    "pids", "bpf-firewall", "bpf-devices", "bpf-foreign",
                                                    "bpf-socket-bind", "bpf-restrict-network-interfaces", NULL };
@@ -243,26 +263,26 @@ static bool controller_ok(const char *w, const char *const *args) {
 
 /* DisableControllers= ("any": bad only when no word names a controller);
  * Delegate= (a boolean, or every word a controller). */
-int value_check_controllers(const char *v, const char *const *args) {
+int value_check_controllers(const char *v, const char *const *args, unsigned version) {
         int r;
 
         if (value_args_has(args, "bool") && parse_boolean(v) >= 0)
                 return VALUE_OK;
-        r = each_item(v, " \t\n", true, controller_ok, args, !value_args_has(args, "any"));
+        r = each_item(v, " \t\n", true, controller_ok, args, !value_args_has(args, "any"), version);
         return r == VALUE_BAD_PART ? VALUE_OK : r;
 }
 
-static bool namespace_ok(const char *w, const char *const *args) {
+static bool namespace_ok(const char *w, const char *const *args, unsigned version) {
         static const char *const names[] = { "cgroup", "ipc", "net", "mnt", "pid", "user", "uts", NULL };
         (void) args;
         return value_in_list(names, w);
 }
 
 /* RestrictNamespaces=: a boolean or "[~]NAME ...". */
-int value_check_namespaces(const char *v, const char *const *args) {
+int value_check_namespaces(const char *v, const char *const *args, unsigned version) {
         if (parse_boolean(v) >= 0)
                 return VALUE_OK;
-        return each_item(v + (v[0] == '~'), " \t\n", true, namespace_ok, args, true);
+        return each_item(v + (v[0] == '~'), " \t\n", true, namespace_ok, args, true, version);
 }
 
 static bool env_name_ok(const char *s, size_t n) {
@@ -274,30 +294,30 @@ static bool env_name_ok(const char *s, size_t n) {
         return true;
 }
 
-static bool env_assignment_ok(const char *w, const char *const *args) {
+static bool env_assignment_ok(const char *w, const char *const *args, unsigned version) {
         const char *eq = strchr(w, '=');
         (void) args;
         return eq && env_name_ok(w, (size_t) (eq - w));
 }
 
 /* Environment=: quoted words "NAME=VALUE", each on its own. */
-int value_check_environment(const char *v, const char *const *args) {
-        return each_item(v, NULL, true, env_assignment_ok, args, false);
+int value_check_environment(const char *v, const char *const *args, unsigned version) {
+        return each_item(v, NULL, true, env_assignment_ok, args, false, version);
 }
 
-static bool env_name_word_ok(const char *w, const char *const *args) {
+static bool env_name_word_ok(const char *w, const char *const *args, unsigned version) {
         if (value_args_has(args, "assign") && strchr(w, '='))
-                return env_assignment_ok(w, args) || env_name_ok(w, (size_t) (strchr(w, '=') - w));
+                return env_assignment_ok(w, args, version) || env_name_ok(w, (size_t) (strchr(w, '=') - w));
         return env_name_ok(w, strlen(w));
 }
 
 /* PassEnvironment= (names), UnsetEnvironment= ("assign": names or
  * assignments). */
-int value_check_env_names(const char *v, const char *const *args) {
-        return each_item(v, NULL, true, env_name_word_ok, args, false);
+int value_check_env_names(const char *v, const char *const *args, unsigned version) {
+        return each_item(v, NULL, true, env_name_word_ok, args, false, version);
 }
 
-static bool url_ok(const char *w, const char *const *args) {
+static bool url_ok(const char *w, const char *const *args, unsigned version) {
         static const char *const schemes[] = { "http://", "https://", "file:/", "info:", "man:" };
 
         (void) args;
@@ -310,6 +330,6 @@ static bool url_ok(const char *w, const char *const *args) {
 }
 
 /* Documentation=: URLs, each on its own. */
-int value_check_urls(const char *v, const char *const *args) {
-        return each_item(v, NULL, true, url_ok, args, false);
+int value_check_urls(const char *v, const char *const *args, unsigned version) {
+        return each_item(v, NULL, true, url_ok, args, false, version);
 }

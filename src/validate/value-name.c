@@ -2,21 +2,25 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "basic/macro.h"
+#include "behaviour.h"
+#include "exec-line.h"
 #include "value-check.h"
 
 /* Personality=: the architectures an x86-64 systemd 252 can switch to. */
-int value_check_personality(const char *v, const char *const *args) {
+int value_check_personality(const char *v, const char *const *args, unsigned version) {
         (void) args;
         return streq(v, "x86") || streq(v, "x86-64") ? VALUE_OK : VALUE_BAD;
 }
 
 /* BusName=: a well-known D-Bus name (two or more dot-separated elements
  * of [A-Za-z0-9_-], none starting with a digit) or a unique ":N.M" name. */
-int value_check_bus_name(const char *v, const char *const *args) {
+int value_check_bus_name(const char *v, const char *const *args, unsigned version) {
         bool unique = v[0] == ':', dot = false, start = true;
         const char *p = v + unique;
 
@@ -41,7 +45,7 @@ int value_check_bus_name(const char *v, const char *const *args) {
 }
 
 /* StandardInputData=: base64, blanks ignored, padded to whole quads. */
-int value_check_base64(const char *v, const char *const *args) {
+int value_check_base64(const char *v, const char *const *args, unsigned version) {
         size_t n = 0, pad = 0;
 
         (void) args;
@@ -60,10 +64,36 @@ int value_check_base64(const char *v, const char *const *args) {
         return n % 4 == 0 && pad <= 2 ? VALUE_OK : VALUE_BAD;
 }
 
-static bool ifname_ok(const char *s) {
+/* A number systemd would take for an interface index: '+', then decimal,
+ * or 0x/0o/0b with hex, octal or binary digits, 1..INT_MAX. */
+static bool ifindex_like(const char *s) {
+        int base = 10;
+        char *e;
+        long long l;
+
+        if (*s == '+')
+                s++;
+        if (s[0] == '0' && strchr("xXoObB", s[1]) && s[1]) {
+                base = strchr("xX", s[1]) ? 16 : strchr("oO", s[1]) ? 8 : 2;
+                s += 2;
+        } else if (s[0] == '0')
+                base = 8;
+        if (!isalnum((unsigned char) *s))
+                return false;
+        errno = 0;
+        l = strtoll(s, &e, base);
+        return errno == 0 && !*e && l > 0 && l <= INT_MAX;
+}
+
+/* An interface name: 1..15 bytes (alternative names: up to 127) of
+ * printable ASCII without '/', ':' and '%', not "." or "..", not "all",
+ * not all digits and not a number that reads as an interface index. */
+static bool ifname_ok(const char *s, bool alternative) {
         size_t n = strlen(s);
 
-        if (n == 0 || n >= 16 || streq(s, ".") || streq(s, ".."))
+        if (n == 0 || n >= (alternative ? 128u : 16u) || streq(s, ".") || streq(s, "..") || streq(s, "all"))
+                return false;
+        if (strspn(s, "0123456789") == n || ifindex_like(s))
                 return false;
         for (; *s; s++)
                 if ((unsigned char) *s <= ' ' || *s == '/' || *s == ':' || *s == '%' || (unsigned char) *s >= 0x7f)
@@ -91,31 +121,43 @@ static int each_word_ok(const char *p, bool (*ok)(const char *word, const void *
         }
 }
 
-static bool word_is_ifname(const char *w, const void *userdata) {
-        (void) userdata;
-        return ifname_ok(w);
-}
-
 static bool word_in_list(const char *w, const void *userdata) {
         return value_in_list(userdata, w);
 }
 
-/* BindToDevice= (one name), RestrictNetworkInterfaces= ("list": "[~]NAME ..."). */
-int value_check_ifname(const char *v, const char *const *args) {
+/* BindToDevice= (one name), RestrictNetworkInterfaces= ("list": "[~]NAME ...",
+ * words unquoted; alternative names since 256). */
+int value_check_ifname(const char *v, const char *const *args, unsigned version) {
+        bool alternative = sd_behaves(SD_IFNAME_ALTERNATIVE, version);
+        const char *p;
+
         if (!value_args_has(args, "list"))
-                return ifname_ok(v) ? VALUE_OK : VALUE_BAD;
-        return each_word_ok(v + (v[0] == '~'), word_is_ifname, NULL);
+                return ifname_ok(v, false) ? VALUE_OK : VALUE_BAD;
+        p = v + (v[0] == '~');
+        for (;;) {
+                _cleanup_free_ char *w = NULL;
+                /* An unknown escape stays as written: '\\' is a valid byte. */
+                int r = exec_extract_word(&p, &w, NULL);
+
+                if (r == -ENOMEM)
+                        return r;
+                if (r < 0 || (r > 0 && !ifname_ok(w, alternative)))
+                        return VALUE_BAD;
+                if (r == 0)
+                        return VALUE_OK;
+        }
 }
 
 static bool port_ok(const char *s) {
-        return isdigit((unsigned char) s[0]) &&
-               value_check_integer(s, (const char *const[]) { "unsigned", "min=1", "max=65535", NULL }) == VALUE_OK;
+        uint64_t u;
+
+        return isdigit((unsigned char) s[0]) && value_parse_unsigned(s, 65535, &u) == 0 && u > 0;
 }
 
 /* ListenStream=, ListenDatagram= ("inet"), ListenSequentialPacket=: an
  * AF_UNIX path or @abstract name, or (inet) a port, ADDR:PORT, [ADDR]:PORT
  * or vsock:CID:PORT. */
-int value_check_socket_address(const char *v, const char *const *args) {
+int value_check_socket_address(const char *v, const char *const *args, unsigned version) {
         unsigned char buf[16];
         char addr[64];
         const char *colon;
@@ -152,7 +194,7 @@ int value_check_socket_address(const char *v, const char *const *args) {
 }
 
 /* ListenNetlink=: "FAMILY [GROUP]". */
-int value_check_netlink(const char *v, const char *const *args) {
+int value_check_netlink(const char *v, const char *const *args, unsigned version) {
         static const char *const families[] = { "route", "firewall", "inet-diag", "nflog", "xfrm", "selinux",
                                                 "iscsi", "audit", "fib-lookup", "connector", "netfilter",
                                                 "ip6-fw", "dnrtmsg", "kobject-uevent", "generic",
@@ -168,13 +210,13 @@ int value_check_netlink(const char *v, const char *const *args) {
         fam[n] = 0;
         if (!value_in_list(families, fam))
                 return VALUE_BAD;
-        if (*g && value_check_integer(g, (const char *const[]) { "unsigned", NULL }) != VALUE_OK)
+        if (*g && value_check_integer(g, (const char *const[]) { "unsigned", NULL }, version) != VALUE_OK)
                 return VALUE_BAD;
         return VALUE_OK;
 }
 
 /* FileDescriptorName=: printable ASCII without ':', at most 255 bytes. */
-int value_check_fdname(const char *v, const char *const *args) {
+int value_check_fdname(const char *v, const char *const *args, unsigned version) {
         (void) args;
         if (strlen(v) > 255)
                 return VALUE_BAD;
@@ -185,7 +227,7 @@ int value_check_fdname(const char *v, const char *const *args) {
 }
 
 /* LogNamespace=: letters, digits, '_', '-', '.'. */
-int value_check_log_namespace(const char *v, const char *const *args) {
+int value_check_log_namespace(const char *v, const char *const *args, unsigned version) {
         (void) args;
         if (!*v || strlen(v) > 255 || streq(v, ".") || streq(v, ".."))
                 return VALUE_BAD;
@@ -205,25 +247,25 @@ static bool hex_ok(const char *s, size_t min_bytes) {
 
 /* RootHash=: an absolute path, or at least 16 bytes of hex.
  * RootHashSignature= ("signature"): an absolute path or "base64:DATA". */
-int value_check_root_hash(const char *v, const char *const *args) {
+int value_check_root_hash(const char *v, const char *const *args, unsigned version) {
         const char *b;
 
         if (v[0] == '/')
                 return VALUE_OK;
         if (value_args_has(args, "signature"))
                 /* "base64:" alone decodes to nothing, which passes. */
-                return (b = startswith(v, "base64:")) && value_check_base64(b, NULL) == VALUE_OK ? VALUE_OK
+                return (b = startswith(v, "base64:")) && value_check_base64(b, NULL, version) == VALUE_OK ? VALUE_OK
                                                                                            : VALUE_BAD;
         return hex_ok(v, 16) ? VALUE_OK : VALUE_BAD;
 }
 
 /* CoredumpFilter=: a number, or names of mapping kinds. */
-int value_check_coredump_filter(const char *v, const char *const *args) {
+int value_check_coredump_filter(const char *v, const char *const *args, unsigned version) {
         static const char *const names[] = { "private-anonymous", "shared-anonymous", "private-file-backed",
                                              "shared-file-backed", "elf-headers", "private-huge", "shared-huge",
                                              "private-dax", "shared-dax", "all", "default", NULL };
         (void) args;
-        if (value_check_integer(v, (const char *const[]) { "uint64", NULL }) == VALUE_OK) /* also 0x... */
+        if (value_check_integer(v, (const char *const[]) { "uint64", NULL }, version) == VALUE_OK) /* also 0x... */
                 return VALUE_OK;
         return each_word_ok(v, word_in_list, names);
 }
@@ -236,7 +278,7 @@ static bool credential_name_ok(const char *s, size_t n) {
 
 /* SetCredential= ("set": "ID:DATA", DATA not empty), LoadCredential=
  * ("ID[:PATH]"). */
-int value_check_credential(const char *v, const char *const *args) {
+int value_check_credential(const char *v, const char *const *args, unsigned version) {
         const char *colon = strchr(v, ':');
 
         if (value_args_has(args, "set"))
@@ -257,7 +299,7 @@ static bool log_field_ok(const char *v, size_t n) {
 
 /* LogExtraFields=: words "FIELD=VALUE", FIELD of [A-Z0-9_], not starting
  * with '_' or a digit; a bad word is dropped on its own. */
-int value_check_log_fields(const char *v, const char *const *args) {
+int value_check_log_fields(const char *v, const char *const *args, unsigned version) {
         bool good = false, bad = false;
 
         (void) args;
@@ -277,29 +319,49 @@ int value_check_log_fields(const char *v, const char *const *args) {
         return !bad ? VALUE_OK : good ? VALUE_BAD_PART : VALUE_BAD;
 }
 
-/* SocketBindAllow=/Deny=: [ipv4:|ipv6:][tcp:|udp:](any|PORT|PORT-PORT). */
-int value_check_socket_bind(const char *v, const char *const *args) {
-        const char *p = v, *dash;
-        char a[16];
+/* A port of SocketBindAllow=/Deny=: blanks, '+' and a base prefix allowed,
+ * 1..65535 (0 too since 256). */
+static bool bind_port_ok(const char *s, uint64_t *ret, unsigned version) {
+        return value_parse_unsigned(s, 65535, ret) == 0 && (*ret > 0 || sd_behaves(SD_SOCKET_BIND_PORT_ZERO, version));
+}
 
-        (void) args;
-        p = startswith(p, "ipv4:") ?: startswith(p, "ipv6:") ?: p;
-        p = startswith(p, "tcp:") ?: startswith(p, "udp:") ?: p;
+/* SocketBindAllow=/Deny=: [ipv4:|ipv6:][tcp:|udp:](any|PORT|PORT-PORT);
+ * the protocol in any case; a family or protocol with nothing after it
+ * (no ':') means every port. */
+int value_check_socket_bind(const char *v, const char *const *args, unsigned version) {
+        const char *p = v, *dash;
+        uint64_t lo, hi;
+        char a[32];
+
+        p = startswith(p, "ipv4") ?: startswith(p, "ipv6") ?: p;
+        if (p != v) {
+                if (!*p)
+                        return VALUE_OK;
+                if (*p++ != ':')
+                        return VALUE_BAD;
+        }
+        if (strncasecmp(p, "tcp", 3) == 0 || strncasecmp(p, "udp", 3) == 0) {
+                p += 3;
+                if (!*p)
+                        return VALUE_OK;
+                if (*p++ != ':')
+                        return VALUE_BAD;
+        }
         if (streq(p, "any"))
                 return VALUE_OK;
         dash = strchr(p, '-');
         if (!dash)
-                return port_ok(p) ? VALUE_OK : VALUE_BAD;
+                return bind_port_ok(p, &lo, version) ? VALUE_OK : VALUE_BAD;
         if ((size_t) (dash - p) >= sizeof a)
                 return VALUE_BAD;
         memcpy(a, p, (size_t) (dash - p));
         a[dash - p] = 0;
-        return port_ok(a) && port_ok(dash + 1) && strtoul(a, NULL, 10) <= strtoul(dash + 1, NULL, 10) ? VALUE_OK
-                                                                                                    : VALUE_BAD;
+        return bind_port_ok(a, &lo, version) && bind_port_ok(dash + 1, &hi, version) && lo <= hi ? VALUE_OK
+                                                                                                 : VALUE_BAD;
 }
 
 /* BPFProgram=: "TYPE:PATH", PATH absolute. */
-int value_check_bpf_program(const char *v, const char *const *args) {
+int value_check_bpf_program(const char *v, const char *const *args, unsigned version) {
         static const char *const types[] = { "ingress", "egress", "sock_create", "sock_ops", "device", "bind4",
                                              "bind6", "connect4", "connect6", "post_bind4", "post_bind6",
                                              "sendmsg4", "sendmsg6", "sysctl", "recvmsg4", "recvmsg6",

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "basic/macro.h"
+#include "behaviour.h"
 #include "exec-line.h"
 #include "path-util.h"
 #include "value-check.h"
@@ -31,8 +32,8 @@ static bool relative_path_ok(const char *p) {
 
 /* Calls check on every word of v (quotes and C escapes honoured).
  * Returns a ValueResult: a syntax error drops the rest of the line. */
-static int each_word(const char *v, bool (*check)(const char *word, const char *const *args),
-                     const char *const *args) {
+static int each_word(const char *v, bool (*check)(const char *word, const char *const *args, unsigned version),
+                     const char *const *args, unsigned version) {
         const char *p = v;
         bool any_good = false, any_bad = false;
         int r;
@@ -47,7 +48,7 @@ static int each_word(const char *v, bool (*check)(const char *word, const char *
                         return any_good ? VALUE_BAD_PART : VALUE_BAD;
                 if (r == 0)
                         break;
-                if (check(w, args))
+                if (check(w, args, version))
                         any_good = true;
                 else
                         any_bad = true;
@@ -65,24 +66,24 @@ static const char *strip_prefixes(const char *w, const char *allowed) {
         return w;
 }
 
-static bool path_word_ok(const char *w, const char *const *args) {
+static bool path_word_ok(const char *w, const char *const *args, unsigned version) {
         return path_ok(strip_prefixes(w, value_args_get(args, "prefix=")));
 }
 
 /* ReadWritePaths= & co, RequiresMountsFor=: blank-separated absolute
  * paths; args "prefix=-+" for the prefixes allowed. */
-int value_check_path_list(const char *v, const char *const *args) {
-        return each_word(v, path_word_ok, args);
+int value_check_path_list(const char *v, const char *const *args, unsigned version) {
+        return each_word(v, path_word_ok, args, version);
 }
 
 /* One absolute path, taken as written (EnvironmentFile=, TTYPath=,
  * PathExists=, ListenFIFO=, ...); args "prefix=-" as above. */
-int value_check_path_single(const char *v, const char *const *args) {
-        return path_word_ok(v, args) ? VALUE_OK : VALUE_BAD;
+int value_check_path_single(const char *v, const char *const *args, unsigned version) {
+        return path_word_ok(v, args, version) ? VALUE_OK : VALUE_BAD;
 }
 
 /* PIDFile=: a relative path is taken below /run/; then as path_ok(). */
-int value_check_pid_file(const char *v, const char *const *args) {
+int value_check_pid_file(const char *v, const char *const *args, unsigned version) {
         char buf[VALIDATE_PATH_MAX + 8];
 
         (void) args;
@@ -96,7 +97,7 @@ int value_check_pid_file(const char *v, const char *const *args) {
 }
 
 /* ExecSearchPath=: ':'-separated absolute paths. */
-int value_check_path_colon_list(const char *v, const char *const *args) {
+int value_check_path_colon_list(const char *v, const char *const *args, unsigned version) {
         _cleanup_free_ char *c = strdup(v);
         char *save = NULL;
 
@@ -109,7 +110,7 @@ int value_check_path_colon_list(const char *v, const char *const *args) {
         return VALUE_OK;
 }
 
-static bool tmpfs_word_ok(const char *w, const char *const *args) {
+static bool tmpfs_word_ok(const char *w, const char *const *args, unsigned version) {
         char c[2 * VALIDATE_PATH_MAX + 2];
         char *colon;
 
@@ -124,11 +125,11 @@ static bool tmpfs_word_ok(const char *w, const char *const *args) {
 }
 
 /* TemporaryFileSystem=: words "PATH[:OPTIONS]". */
-int value_check_tmpfs_list(const char *v, const char *const *args) {
-        return each_word(v, tmpfs_word_ok, args);
+int value_check_tmpfs_list(const char *v, const char *const *args, unsigned version) {
+        return each_word(v, tmpfs_word_ok, args, version);
 }
 
-static bool bind_word_ok(const char *w, const char *const *args) {
+static bool bind_word_ok(const char *w, const char *const *args, unsigned version) {
         char c[2 * VALIDATE_PATH_MAX + 2];
         char *src, *dst, *opt;
 
@@ -155,38 +156,58 @@ static bool bind_word_ok(const char *w, const char *const *args) {
 }
 
 /* BindPaths=, BindReadOnlyPaths=: words "[-]SRC[:DST[:rbind|norbind]]". */
-int value_check_bind_list(const char *v, const char *const *args) {
-        return each_word(v, bind_word_ok, args);
+int value_check_bind_list(const char *v, const char *const *args, unsigned version) {
+        return each_word(v, bind_word_ok, args, version);
 }
 
-static bool directory_word_ok(const char *w, const char *const *args) {
+/* The next ':'-separated part of *p (NULL past the end), cut in place; before
+ * 257 runs of ':' count as one separator and leading ones are skipped. */
+static char *next_part(char **p, bool coalesce) {
+        char *part, *colon;
+
+        if (!*p)
+                return NULL;
+        if (coalesce)
+                *p += strspn(*p, ":");
+        part = *p;
+        colon = strchr(part, ':');
+        if (colon) {
+                *colon = 0;
+                *p = colon + 1;
+        } else
+                *p = NULL;
+        return part;
+}
+
+/* "NAME[:LINK]"; since 257 "NAME[:[LINK][:FLAGS]]" with FLAGS "ro" and
+ * empty parts kept apart. Anything after the last part is ignored. */
+static bool directory_word_ok(const char *w, const char *const *args, unsigned version) {
+        bool flags = sd_behaves(SD_EXEC_DIRECTORY_FLAGS, version);
         char c[2 * VALIDATE_PATH_MAX + 2];
-        char *colon;
+        char *p = c, *name, *link, *flag;
 
         if (strlen(w) >= sizeof c)
                 return false; /* longer than any valid path pair */
         strcpy(c, w);
-        colon = strchr(c, ':');
-        if (colon) {
-                if (!value_args_has(args, "symlink") && colon[1])
-                        return false;
-                *colon++ = 0;
-                /* Only the first ':' splits; the rest names the link. */
-                if (*colon && !relative_path_ok(colon))
-                        return false;
-        }
-        return relative_path_ok(c);
+        name = next_part(&p, !flags);
+        link = next_part(&p, !flags);
+        flag = flags ? next_part(&p, false) : NULL;
+        if (!name || !relative_path_ok(name))
+                return false;
+        if (link && *link && (!value_args_has(args, "symlink") || !relative_path_ok(link)))
+                return false;
+        return !flag || !*flag || streq(flag, "ro");
 }
 
 /* StateDirectory= & co: words, relative and normalized; args "symlink":
  * "NAME:LINK" is allowed. */
-int value_check_directory_list(const char *v, const char *const *args) {
-        return each_word(v, directory_word_ok, args);
+int value_check_directory_list(const char *v, const char *const *args, unsigned version) {
+        return each_word(v, directory_word_ok, args, version);
 }
 
 /* Condition*=/Assert*= with a path: "[|][!]PATH"; args "path" marks the
  * path-valued ones, the others are only judged when checked. */
-int value_check_condition(const char *v, const char *const *args) {
+int value_check_condition(const char *v, const char *const *args, unsigned version) {
         const char *p = v;
 
         if (!value_args_has(args, "path"))
@@ -198,7 +219,7 @@ int value_check_condition(const char *v, const char *const *args) {
         return path_ok(p) ? VALUE_OK : VALUE_BAD;
 }
 
-static bool image_word_ok(const char *w, const char *const *args) {
+static bool image_word_ok(const char *w, const char *const *args, unsigned version) {
         char c[2 * VALIDATE_PATH_MAX + 2];
         char *src, *dst, *opt;
 
@@ -223,6 +244,6 @@ static bool image_word_ok(const char *w, const char *const *args) {
 
 /* ExtensionImages= ("[-]PATH[:OPTIONS]"), MountImages= ("mount":
  * "[-]SOURCE:DEST[:OPTIONS]"), word by word. */
-int value_check_image_list(const char *v, const char *const *args) {
-        return each_word(v, image_word_ok, args);
+int value_check_image_list(const char *v, const char *const *args, unsigned version) {
+        return each_word(v, image_word_ok, args, version);
 }

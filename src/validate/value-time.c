@@ -123,7 +123,7 @@ int value_parse_time(const char *s, uint64_t default_unit, bool nsec, uint64_t *
 }
 
 /* args: "nsec" for nanosecond values (TimerSlackNSec=). */
-int value_check_timespan(const char *v, const char *const *args) {
+int value_check_timespan(const char *v, const char *const *args, unsigned version) {
         bool ns = value_args_has(args, "nsec");
 
         return value_parse_time(v, ns ? 1000000000ULL : USEC_PER_SEC, ns, NULL) < 0 ? VALUE_BAD : VALUE_OK;
@@ -308,7 +308,7 @@ static int calendar_time(const char *t) {
 }
 
 /* calendar_spec_from_string() of systemd 252 as far as validity goes. */
-int value_check_calendar(const char *v, const char *const *args) {
+int value_check_calendar(const char *v, const char *const *args, unsigned version) {
         static const char *const shortcuts[] = { "minutely", "hourly", "daily", "monthly", "weekly", "yearly",
                                                  "annually", "quarterly", "semiannually", "semi-annually", NULL };
         char buf[1024], *words[8];

@@ -115,7 +115,7 @@ TEST(empties) {
         CHECK(d && d->empty == DIRECTIVE_EMPTY_RESETS);
         d = directive_lookup(UNIT_SERVICE, "Service", "ExecStart");
         CHECK(d && d->empty == DIRECTIVE_EMPTY_RESETS && d->list);
-        d = directive_lookup(UNIT_SERVICE, "Service", "PrivateTmp");
+        d = directive_lookup(UNIT_SERVICE, "Service", "PrivateDevices");
         CHECK(d && d->kind == DIRECTIVE_BOOL && d->empty == DIRECTIVE_EMPTY_INVALID);
         d = directive_lookup(UNIT_SERVICE, "Unit", "Wants");
         CHECK(d && d->empty == DIRECTIVE_EMPTY_IGNORED);

@@ -245,11 +245,24 @@ TEST(enum_words_by_version) {
                 { "a.service", "Service", "Type", "notify-reload", 252, IGN, F_INVALID },
                 { "a.service", "Service", "Type", "notify-reload", 253, OK, 0 },
                 { "a.service", "Service", "Type", "notify-reload^253", 257, IGN, F_INVALID },
-                { "a.service", "Unit", "OnFailureJobMode", "restart-dependencies", 252, IGN, F_INVALID },
-                { "a.service", "Unit", "OnFailureJobMode", "restart-dependencies", 257, OK, 0 },
-                { "a.service", "Unit", "FailureAction", "kexec", 256, IGN, F_INVALID },
-                { "a.service", "Unit", "FailureAction", "kexec", 257, OK, 0 },
+                { "a.service", "Unit", "OnFailureJobMode", "restart-dependencies", 253, IGN, F_INVALID },
+                { "a.service", "Unit", "OnFailureJobMode", "restart-dependencies", 254, OK, 0 },
+                { "a.service", "Unit", "FailureAction", "kexec", 253, IGN, F_INVALID },
+                { "a.service", "Unit", "FailureAction", "kexec", 254, OK, 0 },
+                { "a.service", "Unit", "JobTimeoutAction", "soft-reboot", 252, IGN, F_INVALID },
+                { "a.service", "Unit", "StartLimitAction", "halt-immediate", 257, OK, 0 },
                 { "a.service", "Unit", "FailureAction", "reboot", 252, OK, 0 },
+                /* Booleans that grew words. */
+                { "a.service", "Service", "PrivateTmp", "disconnected", 256, IGN, F_INVALID },
+                { "a.service", "Service", "PrivateTmp", "disconnected", 257, OK, 0 },
+                { "a.service", "Service", "PrivateTmp", "yes", 252, OK, 0 },
+                { "a.service", "Service", "PrivateUsers", "identity", 252, IGN, F_INVALID },
+                { "a.service", "Service", "PrivateUsers", "identity", 257, OK, 0 },
+                { "a.service", "Service", "PrivateUsers", "self", 257, OK, 0 },
+                { "a.service", "Service", "PrivateUsers", "full", 257, IGN, F_INVALID },
+                { "a.service", "Service", "ProtectControlGroups", "strict", 252, IGN, F_INVALID },
+                { "a.service", "Service", "ProtectControlGroups", "private", 257, OK, 0 },
+                { "a.service", "Service", "ProtectControlGroups", "0", 257, OK, 0 },
         };
         run(cases, ELEMENTSOF(cases));
 }

@@ -14,7 +14,8 @@ typedef struct Vector {
         ValueCheckFn fn;
         const char *args[4];
         const char *value;
-        int want; /* ValueResult */
+        int want;         /* ValueResult */
+        unsigned version; /* 0: 252 */
 } Vector;
 
 #define OK VALUE_OK
@@ -23,10 +24,12 @@ typedef struct Vector {
 
 static void run(const Vector *v, size_t n) {
         for (size_t i = 0; i < n; i++) {
-                int got = v[i].fn(v[i].value, v[i].args[0] ? v[i].args : NULL);
+                unsigned version = v[i].version ?: 252;
+                int got = v[i].fn(v[i].value, v[i].args[0] ? v[i].args : NULL, version);
 
                 if (got != v[i].want) {
-                        fprintf(stderr, "vector %zu '%s': got %d, want %d\n", i, v[i].value, got, v[i].want);
+                        fprintf(stderr, "vector %zu '%s' (%u): got %d, want %d\n", i, v[i].value, version, got,
+                                v[i].want);
                         tests_failed++;
                 }
         }
@@ -337,4 +340,83 @@ TEST(paths) {
         run(v, ELEMENTSOF(v));
 }
 
-TESTS_MAIN(T(time_values), T(calendar), T(sizes), T(integers), T(lists_and_names), T(paths));
+/* Rules that changed after 252, each with the last version before and the
+ * first one with the change (probed with systemd 252 and 257). */
+TEST(by_version) {
+        static const Vector v[] = {
+                /* *Directory=: NAME:LINK before 257 ("::" is one separator, the
+                 * rest ignored); NAME:LINK:FLAGS since, FLAGS empty or "ro". */
+                { value_check_directory_list, { "symlink" }, "a:b:c", OK, 256 },
+                { value_check_directory_list, { "symlink" }, "a:b:c", BAD, 257 },
+                { value_check_directory_list, { "symlink" }, "a:b:ro", OK, 257 },
+                { value_check_directory_list, { "symlink" }, "a:b:ro:x", OK, 257 },
+                { value_check_directory_list, { "symlink" }, "a:b:", OK, 257 },
+                { value_check_directory_list, { "symlink" }, "a::ro", OK, 257 },
+                { value_check_directory_list, { "symlink" }, "a::b", OK, 252 },
+                { value_check_directory_list, { "symlink" }, "a::b", BAD, 257 },
+                { value_check_directory_list, { "symlink" }, ":b", OK, 252 },
+                { value_check_directory_list, { "symlink" }, ":b", BAD, 257 },
+                { value_check_directory_list, { "symlink" }, ":", BAD, 252 },
+                { value_check_directory_list, { "symlink" }, "a:b:RO", BAD, 257 },
+                { value_check_directory_list, { "symlink" }, "a:b:/c", OK, 252 },
+                { value_check_directory_list, { "symlink" }, "a:/b:ro", BAD, 257 },
+                { value_check_directory_list, {}, "a::ro", BAD, 252 },
+                { value_check_directory_list, {}, "a::ro", OK, 257 },
+                { value_check_directory_list, {}, "a:b:ro", BAD, 257 },
+                { value_check_directory_list, {}, ":a", OK, 252 },
+                /* RestrictNetworkInterfaces= takes alternative names since 256;
+                 * BindToDevice= does not. Numbers are refused in both. */
+                { value_check_ifname, { "list" }, "aaaaaaaaaaaaaaaa", BAD, 255 },
+                { value_check_ifname, { "list" }, "aaaaaaaaaaaaaaaa", OK, 256 },
+                { value_check_ifname, { "list" }, "eth0 aaaaaaaaaaaaaaaaaaaaaaaa", OK, 257 },
+                { value_check_ifname, { "list" }, "a:b", BAD, 257 },
+                { value_check_ifname, {}, "aaaaaaaaaaaaaaaa", BAD, 257 },
+                { value_check_ifname, { "list" }, "12", BAD, 252 },
+                { value_check_ifname, { "list" }, "0", BAD, 252 },
+                { value_check_ifname, { "list" }, "4294967296", BAD, 252 },
+                { value_check_ifname, { "list" }, "0x1a", BAD, 257 },
+                { value_check_ifname, { "list" }, "+1", BAD, 257 },
+                { value_check_ifname, { "list" }, "0o7", BAD, 257 },
+                { value_check_ifname, { "list" }, "0x0", OK, 257 },
+                { value_check_ifname, { "list" }, "0x80000000", OK, 257 },
+                { value_check_ifname, { "list" }, "1e3", OK, 252 },
+                { value_check_ifname, { "list" }, "-1", OK, 252 },
+                { value_check_ifname, { "list" }, "all", BAD, 252 },
+                { value_check_ifname, { "list" }, "any", OK, 252 },
+                { value_check_ifname, { "list" }, "a\"b", BAD, 252 },
+                { value_check_ifname, { "list" }, "\"ab\"", OK, 252 },
+                { value_check_ifname, {}, "+0", OK, 257 },
+                { value_check_ifname, {}, "01", BAD, 257 },
+                /* SocketBindAllow=: port 0 since 256. */
+                { value_check_socket_bind, {}, "tcp:0", BAD, 255 },
+                { value_check_socket_bind, {}, "tcp:0", OK, 256 },
+                { value_check_socket_bind, {}, "0-65535", BAD, 252 },
+                { value_check_socket_bind, {}, "0-65535", OK, 257 },
+                { value_check_socket_bind, {}, "tcp:65536", BAD, 257 },
+                { value_check_socket_bind, {}, "ipv6", OK, 252 },
+                { value_check_socket_bind, {}, "ipv4:udp", OK, 252 },
+                { value_check_socket_bind, {}, "TCP:80", OK, 252 },
+                { value_check_socket_bind, {}, "IPV4:80", BAD, 252 },
+                { value_check_socket_bind, {}, "tcp:", BAD, 252 },
+                { value_check_socket_bind, {}, "tcp:+80", OK, 252 },
+                { value_check_socket_bind, {}, "80-0x60", OK, 252 },
+                { value_check_socket_bind, {}, "00080", BAD, 252 },
+                { value_check_socket_bind, {}, "sctp:80", BAD, 257 },
+                { value_check_socket_bind, {}, "6:80", BAD, 257 },
+                /* System call groups and names by version. */
+                { value_check_syscall_filter, {}, "@sandbox", BAD, 253 },
+                { value_check_syscall_filter, {}, "@sandbox", OK, 254 },
+                { value_check_syscall_filter, {}, "mseal", BAD, 256 },
+                { value_check_syscall_filter, {}, "mseal", OK, 257 },
+                { value_check_syscall_filter, {}, "~listmount:EPERM", OK, 257 },
+                { value_check_syscall_filter, {}, "riscv_hwprobe", BAD, 252 },
+                { value_check_syscall_filter, {}, "cachestat", OK, 252 },
+                { value_check_syscall_filter, {}, "osf_stat", BAD, 257 },
+                { value_check_syscall_filter, {}, "_llseek", OK, 252 },
+                { value_check_syscall_filter, {}, "writev", OK, 252 },
+                { value_check_syscall_filter, {}, "zzz", BAD, 257 },
+        };
+        run(v, ELEMENTSOF(v));
+}
+
+TESTS_MAIN(T(time_values), T(calendar), T(sizes), T(integers), T(lists_and_names), T(paths), T(by_version));
