@@ -242,8 +242,71 @@ static bool image_word_ok(const char *w, const char *const *args, unsigned versi
         return path_ok(dst);
 }
 
+/* Copies [p, p+n) without the blanks around it into buf (size 32);
+ * false when it does not fit. */
+static bool trimmed(const char *p, size_t n, char buf[static 32]) {
+        while (n > 0 && strchr(" \t", *p)) {
+                p++;
+                n--;
+        }
+        while (n > 0 && strchr(" \t", p[n - 1]))
+                n--;
+        if (n >= 32)
+                return false;
+        memcpy(buf, p, n);
+        buf[n] = 0;
+        return true;
+}
+
+/* RootImagePolicy= & co: "*", "-", "~", or ':'-separated "PARTITION=FLAGS"
+ * (an empty PARTITION is the default), each partition at most once; FLAGS
+ * empty, "-", or '+'-separated policy words. */
+static bool image_policy_ok(const char *v) {
+        static const char *const partitions[] = { "root", "usr", "home", "srv", "esp", "xbootldr", "swap",
+                                                  "root-verity", "root-verity-sig", "usr-verity",
+                                                  "usr-verity-sig", "tmp", "var", NULL };
+        static const char *const words[] = { "verity", "signed", "encrypted", "unprotected", "unused", "absent",
+                                             "open", "ignore", "read-only-on", "read-only-off", "growfs-on",
+                                             "growfs-off", NULL };
+        unsigned seen = 0; /* bit i: partitions[i]; the last bit: the default */
+
+        if (value_in_list((const char *const[]) { "", "*", "-", "~", NULL }, v))
+                return true;
+        for (const char *p = v;;) {
+                size_t n = strcspn(p, ":"), eq = strcspn(p, "=");
+                char name[32], flags[32];
+                unsigned bit = 1u << ELEMENTSOF(partitions);
+
+                if (eq >= n || !trimmed(p, eq, name) || !trimmed(p + eq + 1, n - eq - 1, flags))
+                        return false;
+                for (size_t i = 0; partitions[i]; i++)
+                        if (streq(name, partitions[i]))
+                                bit = 1u << i;
+                if ((name[0] && bit == 1u << ELEMENTSOF(partitions)) || (seen & bit))
+                        return false;
+                seen |= bit;
+                if (flags[0] && !streq(flags, "-"))
+                        for (const char *f = flags;;) {
+                                size_t m = strcspn(f, "+");
+                                char w[32];
+
+                                if (!trimmed(f, m, w) || !value_in_list(words, w))
+                                        return false;
+                                if (!f[m])
+                                        break;
+                                f += m + 1;
+                        }
+                if (!p[n])
+                        return true;
+                p += n + 1;
+        }
+}
+
 /* ExtensionImages= ("[-]PATH[:OPTIONS]"), MountImages= ("mount":
- * "[-]SOURCE:DEST[:OPTIONS]"), word by word. */
+ * "[-]SOURCE:DEST[:OPTIONS]"), word by word; RootImagePolicy= & co
+ * ("policy"): one image policy. */
 int value_check_image_list(const char *v, const char *const *args, unsigned version) {
+        if (value_args_has(args, "policy"))
+                return image_policy_ok(v) ? VALUE_OK : VALUE_BAD;
         return each_word(v, image_word_ok, args, version);
 }

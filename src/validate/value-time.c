@@ -122,11 +122,18 @@ int value_parse_time(const char *s, uint64_t default_unit, bool nsec, uint64_t *
         return 0;
 }
 
-/* args: "nsec" for nanosecond values (TimerSlackNSec=). */
+/* args: "nsec" for nanosecond values (TimerSlackNSec=), "min=USEC" for a
+ * lower bound, "finite" where "infinity" is refused. */
 int value_check_timespan(const char *v, const char *const *args, unsigned version) {
         bool ns = value_args_has(args, "nsec");
+        const char *min = value_args_get(args, "min=");
+        uint64_t t;
 
-        return value_parse_time(v, ns ? 1000000000ULL : USEC_PER_SEC, ns, NULL) < 0 ? VALUE_BAD : VALUE_OK;
+        if (value_parse_time(v, ns ? 1000000000ULL : USEC_PER_SEC, ns, &t) < 0)
+                return VALUE_BAD;
+        if ((min && t < strtoull(min, NULL, 10)) || (t == UINT64_MAX && value_args_has(args, "finite")))
+                return VALUE_BAD;
+        return VALUE_OK;
 }
 
 /* ---- calendar specifications ---- */

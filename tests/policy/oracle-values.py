@@ -57,7 +57,8 @@ ENUMNUM = ['0', '1', '2', '3', '4', '5', 'idle', 'rr', 'fifo', 'other', 'batch',
 PATHS = ['/a', 'rel', '/a/../b', '/a/./b', '/a//b', '/a/', '-/x', '+/x', '-+/x', '+-/x', '-rel', '/', './x',
          '/a/b/..', '/a/.', '~/x', '//x', '-/a/../b', '/a /b', '/a rel', '"/a b"', '"/a', '/a\\x20b']
 DIRS = ['a', 'a/b', '/a', 'a/../b', './a', 'a//b', 'a/', 'a:b', 'a:/b', '.', '..', 'a b', 'a ../b', 'private/x',
-        'a/./b', 'a:b:c', 'a:../b', '"a b"', 'a:']
+        'a/./b', 'a:b:c', 'a:../b', '"a b"', 'a:', 'a:b:ro', 'a::ro', 'a:b:', ':b', 'a::b', 'a:b:RO', 'a:b:ro:x',
+        'a:::', 'a:b:/c', '"a:b:ro"']
 ENVS = ['A=1', 'A', 'A=1 B', '1A=2', 'A-B=1', '"A=1 2"', 'A=1 "B=2', '_A=x', 'A.B=1', '=1', 'A= ', 'A=$B',
         "'A=1'", 'A=\\x', 'A=1 B=2']
 ENVNAMES = ['A', 'A_B', '1A', 'A-B', 'A=B', 'A=B=C', 'A B', '_', 'a.b', '"A', '%', 'A=']
@@ -66,7 +67,9 @@ FAMILIES = ['AF_INET', 'AF_INET6 AF_UNIX', 'AF_FOO', '~AF_INET', 'none', 'inet',
 SYSCALLS = ['read', 'foo', '@system-service', '@bar', '~@mount', '~foo', 'read write', 'read foo write',
             '@known', '@default', 'open:EPERM', 'open:foo', 'read:1', '@sandbox', '@pkey', '@basic-io @clock',
             '~@privileged @resources', 'clone3', 'fstatat64', 'memfd_secret', '_sysctl', 'uselib',
-            'kexec_file_load', 'rseq', 'close_range', 'pidfd_getfd', 'landlock_create_ruleset']
+            'kexec_file_load', 'rseq', 'close_range', 'pidfd_getfd', 'landlock_create_ruleset', 'mseal', 'listmount',
+            'lsm_get_self_attr', 'riscv_hwprobe', 'uretprobe', 'cachestat', 'osf_stat', 'getpagesize', '~mseal:EPERM',
+            '@sandbox @pkey']
 ERRNOS = ['EPERM', 'EACCES', '1', '0', '4095', '4096', 'kill', 'log', 'foo', 'eperm', '-1', 'ENOSYS',
           'EWOULDBLOCK']
 CPUSETS = ['0', '0-3', '1,2', '1 2', '3-1', 'abc', '0-', '-1', '1-2-3', '4096', '8191', '8192', '0-8191',
@@ -102,8 +105,38 @@ TASKS = ['0', '1', '100', 'infinity', 'abc', '50%', '0%', '100%', '101%', '-1', 
 SOCKADDRS = ['80', '0', '65535', '65536', '/run/x.sock', 'rel.sock', '@abstract', '127.0.0.1:80',
              '127.0.0.1:0', '[::1]:80', '[::1]', '1.2.3.4', 'foo:80', 'vsock:2:80', 'vsock:x', ':80', '/a/../b',
              '0.0.0.0:65536', '[::]:80%lo', '-1']
-IFNAMES = ['eth0', 'lo', 'a' * 15, 'a' * 16, 'a/b', 'a:b', '.', '..', 'a b', '', 'a%b', '-', 'a\\x']
+IFNAMES = ['eth0', 'lo', 'a' * 15, 'a' * 16, 'a/b', 'a:b', '.', '..', 'a b', '', 'a%b', '-', 'a\\x', 'a' * 127,
+           'a' * 128, '12', '0x1a', '+1', '0x0', 'all', 'any', '"ab"', 'a"b', 'eth0 ' + 'b' * 20]
 FDNAMES = ['x', 'a:b', 'a' * 255, 'a' * 256, 'a b', 'stored', 'a-b']
+BOOLWORDS = ['yes', 'no', '1', 'off', 'disconnected', 'identity', 'self', 'full', 'private', 'strict', 'read-only',
+             'tmpfs', 'foo', 'managed']
+ACTIONS = ['none', 'reboot', 'soft-reboot', 'soft-reboot-force', 'kexec', 'kexec-force', 'kexec-immediate', 'halt',
+           'halt-force', 'halt-immediate', 'exit', 'foo']
+TIMES_NEW = ['5s', '0', 'infinity', 'foo', '1x', '']
+SIZES_NEW = ['1G', '50%', 'infinity', 'foo', '0', '']
+BOOLS_NEW = ['yes', 'no', 'foo', '']
+NEW_DIRECTIVES = (
+    [(S, S, k, SIZES_NEW) for k in ('MemoryZSwapMax', 'StartupMemoryLow', 'StartupMemoryHigh', 'StartupMemoryMax',
+                                    'StartupMemorySwapMax', 'StartupMemoryZSwapMax', 'DefaultStartupMemoryLow')] +
+    [(S, S, k, TIMES_NEW) for k in ('RestartMaxDelaySec', 'ManagedOOMMemoryPressureDurationSec',
+                                    'MemoryPressureThresholdSec')] +
+    [('socket', 'Socket', 'PollLimitIntervalSec', TIMES_NEW), ('socket', 'Socket', 'PollLimitBurst', INTS[:12]),
+     (S, S, 'RestartSteps', INTS[:12]),
+     (S, S, 'RestartMode', ['direct', 'normal', 'debug', 'foo', '']),
+     (S, S, 'ReloadSignal', SIGNALS[:12]),
+     (S, S, 'MemoryPressureWatch', ['auto', 'on', 'off', 'skip', 'yes', 'foo', '']),
+     (S, S, 'FileDescriptorStorePreserve', ['yes', 'no', 'restart', 'foo', '']),
+     (S, S, 'DelegateSubgroup', ['foo', 'a/b', '.', 'cgroup.procs', 'a b', 'supervisor', '']),
+     (S, S, 'OpenFile', ['/x', '/x:name', '/x:name:read-only', 'rel', '/x:a:foo', '/x::append', '/x:a:b', '']),
+     (S, S, 'NFTSet', ['cgroup:inet:filter:x', 'foo', 'user:ip:t:s', 'cgroup:inet:filter', '']),
+     (S, S, 'ImportCredential', ['a', 'a*', '/x', 'a:b', 'a/b', '']),
+     (S, S, 'LogFilterPatterns', ['foo', '~bar', '(', '~(', '']),
+     (S, S, 'RootImagePolicy', ['root=verity', 'foo', '*', '=verity', 'root=verity+signed:usr=unprotected', '']),
+     (S, S, 'ExtensionImagePolicy', ['root=verity', 'foo', '']),
+     (S, U, 'WantsMountsFor', PATHS[:8]), (S, U, 'SurviveFinalKillSignal', BOOLS_NEW),
+     ('socket', 'Socket', 'PassFileDescriptorsToExec', BOOLS_NEW), ('timer', 'Timer', 'DeferReactivation', BOOLS_NEW)] +
+    [(S, S, k, BOOLS_NEW) for k in ('MemoryKSM', 'RootEphemeral', 'CoredumpReceive', 'BindLogSockets',
+                                    'PrivatePIDs', 'SetLoginEnvironment', 'MemoryZSwapWriteback')])
 DEPRECATED = [('MemoryLimit', ['1G', '']), ('CPUShares', ['10', '2', '1']), ('StartupCPUShares', ['10']),
               ('BlockIOWeight', ['10']), ('StartupBlockIOWeight', ['10']),
               ('BlockIODeviceWeight', ['/dev/sda 10']), ('BlockIOReadBandwidth', ['/dev/sda 1M']),
@@ -203,7 +236,8 @@ CASES = {
              (S, S, 'RootHashSignature', ['/x', 'base64:YQ==', 'base64:', 'x']),
              (S, S, 'LogExtraFields', ['A=b', 'a=b', '_A=b', 'A1=b', 'A-B=c', 'A=1 b=2']),
              (S, S, 'SocketBindAllow', ['any', 'ipv4:tcp:80', '80', '1000-2000', 'tcp:any', '0', '65536', 'tcp:0',
-                                        '2000-1000', 'foo']),
+                                        '2000-1000', 'foo', 'ipv6', 'ipv4:udp', 'TCP:80', '0-65535', '+80',
+                                        'sctp:80', '00080', 'tcp:', 'IPV4:80', '80-0x60']),
              (S, S, 'CoredumpFilter', ['0x33', 'all', 'default private-anonymous', 'elf-headers foo', '33', 'x']),
              (S, S, 'LogNamespace', ['a', 'a-b', '-1', 'a.b', 'a!b', 'a b']),
              (S, S, 'SetCredential', ['a:b', ':b', 'a:', 'a/b:c', 'a']),
@@ -228,6 +262,15 @@ CASES = {
     'specifier': [(S, S, k, ['%Z', '%i', '%n', '%%', '/x/%q', 'A=%Z']) for k in
                   ('Environment', 'ReadOnlyPaths', 'Nice', 'TimeoutStopSec', 'SyslogIdentifier')] +
                  [(S, U, k, ['%Z', '%n', 'x %Z']) for k in ('Description', 'Documentation', 'ConditionPathExists')],
+    # Booleans that grew words, and the shutdown actions.
+    'bool-words': [(S, S, k, BOOLWORDS) for k in ('PrivateTmp', 'PrivateUsers', 'ProtectControlGroups',
+                                                   'ProtectHome', 'ProtectSystem', 'PrivateDevices',
+                                                   'ProtectHostname', 'PrivateNetwork')],
+    'action': [(S, U, k, ACTIONS) for k in ('FailureAction', 'SuccessAction', 'JobTimeoutAction',
+                                            'StartLimitAction')] +
+              [(S, U, k, JOBMODES) for k in ('OnSuccessJobMode',)],
+    # Directives added after 252 (253-257): unknown to 252, judged by 257.
+    'new-directive': [(t, sec, k, v) for t, sec, k, v in NEW_DIRECTIVES],
     'timer-unit': [('timer', 'Timer', 'Unit', ['a.service', 'a@.service', 'a@b.service', 'foo', 'a.timer']),
                    ('path', 'Path', 'Unit', ['a.service', 'a@.service', 'foo'])],
 }

@@ -415,6 +415,25 @@ TEST(by_version) {
                 { value_check_syscall_filter, {}, "_llseek", OK, 252 },
                 { value_check_syscall_filter, {}, "writev", OK, 252 },
                 { value_check_syscall_filter, {}, "zzz", BAD, 257 },
+                /* Image policies (RootImagePolicy= & co, since 254). */
+                { value_check_image_list, { "policy" }, "*", OK, 257 },
+                { value_check_image_list, { "policy" }, "root=verity+signed:usr=unprotected", OK, 257 },
+                { value_check_image_list, { "policy" }, "=verity:root = -", OK, 257 },
+                { value_check_image_list, { "policy" }, "root=", OK, 257 },
+                { value_check_image_list, { "policy" }, "usr-verity-sig=open", OK, 257 },
+                { value_check_image_list, { "policy" }, "root=*", BAD, 257 },
+                { value_check_image_list, { "policy" }, "root=verity:root=signed", BAD, 257 },
+                { value_check_image_list, { "policy" }, "=open:=ignore", BAD, 257 },
+                { value_check_image_list, { "policy" }, "root=verity:", BAD, 257 },
+                { value_check_image_list, { "policy" }, "root=verity+", BAD, 257 },
+                { value_check_image_list, { "policy" }, "ROOT=verity", BAD, 257 },
+                { value_check_image_list, { "policy" }, "root", BAD, 257 },
+                { value_check_image_list, { "policy" }, "foo", BAD, 257 },
+                /* ManagedOOMMemoryPressureDurationSec= (257): at least 1s, finite. */
+                { value_check_timespan, { "min=1000000", "finite" }, "1s", OK, 257 },
+                { value_check_timespan, { "min=1000000", "finite" }, "999ms", BAD, 257 },
+                { value_check_timespan, { "min=1000000", "finite" }, "infinity", BAD, 257 },
+                { value_check_timespan, {}, "infinity", OK, 257 },
         };
         run(v, ELEMENTSOF(v));
 }
