@@ -174,6 +174,9 @@ const char *directive_kind_to_string(DirectiveKind k) {
                 [DIRECTIVE_BPF_PROGRAM] = "bpf-program",
                 [DIRECTIVE_IMAGE_LIST] = "image-list",
                 [DIRECTIVE_PRESSURE_LIMIT] = "pressure-limit",
+                [DIRECTIVE_OPEN_FILE] = "open-file",
+                [DIRECTIVE_NFT_SET] = "nft-set",
+                [DIRECTIVE_CGROUP_NAME] = "cgroup-name",
         };
 
         if ((int) k < 0 || k >= _DIRECTIVE_KIND_MAX)

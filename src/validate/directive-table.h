@@ -82,6 +82,9 @@ typedef enum DirectiveKind {
         DIRECTIVE_BPF_PROGRAM,
         DIRECTIVE_IMAGE_LIST,
         DIRECTIVE_PRESSURE_LIMIT,
+        DIRECTIVE_OPEN_FILE,
+        DIRECTIVE_NFT_SET,
+        DIRECTIVE_CGROUP_NAME,
         _DIRECTIVE_KIND_MAX,
 } DirectiveKind;
 

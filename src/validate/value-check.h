@@ -90,6 +90,9 @@ int value_check_socket_bind(const char *v, const char *const *args, unsigned ver
 int value_check_bpf_program(const char *v, const char *const *args, unsigned version);
 int value_check_image_list(const char *v, const char *const *args, unsigned version);
 int value_check_pressure_limit(const char *v, const char *const *args, unsigned version);
+int value_check_open_file(const char *v, const char *const *args, unsigned version);
+int value_check_nft_set(const char *v, const char *const *args, unsigned version);
+int value_check_cgroup_name(const char *v, const char *const *args, unsigned version);
 
 /* Helpers shared by the parsers. */
 bool value_args_has(const char *const *args, const char *word);

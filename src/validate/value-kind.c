@@ -62,6 +62,9 @@ static const ValueCheckFn checkers[_DIRECTIVE_KIND_MAX] = {
         [DIRECTIVE_BPF_PROGRAM] = value_check_bpf_program,
         [DIRECTIVE_IMAGE_LIST] = value_check_image_list,
         [DIRECTIVE_PRESSURE_LIMIT] = value_check_pressure_limit,
+        [DIRECTIVE_OPEN_FILE] = value_check_open_file,
+        [DIRECTIVE_NFT_SET] = value_check_nft_set,
+        [DIRECTIVE_CGROUP_NAME] = value_check_cgroup_name,
 };
 
 ValueCheckFn value_checker(DirectiveKind kind) {

@@ -101,10 +101,10 @@ static bool ifname_ok(const char *s, bool alternative) {
         return true;
 }
 
-/* Whether every blank-separated word of p (at most 63 bytes each) passes ok. */
+/* Whether every blank-separated word of p (at most 255 bytes each) passes ok. */
 static int each_word_ok(const char *p, bool (*ok)(const char *word, const void *userdata), const void *userdata) {
         for (;;) {
-                char w[64];
+                char w[256];
                 size_t n;
 
                 p += strspn(p, " \t\n");
@@ -276,10 +276,29 @@ static bool credential_name_ok(const char *s, size_t n) {
         return memchr(s, '/', n) == NULL;
 }
 
+/* ImportCredential=: a name, or a glob with one '*' at its end (alone
+ * too), then optionally ":NAME" to rename it (empty: no renaming). */
+static bool credential_import_ok(const char *v) {
+        size_t n = strcspn(v, ":"), g = strcspn(v, "*?[");
+
+        if (n == 0)
+                return false;
+        if (g < n) {
+                /* The only glob character is the trailing '*'. */
+                if (g != n - 1 || v[g] != '*' || (g > 0 && !credential_name_ok(v, g)))
+                        return false;
+        } else if (!credential_name_ok(v, n))
+                return false;
+        return !v[n] || !v[n + 1] || credential_name_ok(v + n + 1, strlen(v + n + 1));
+}
+
 /* SetCredential= ("set": "ID:DATA", DATA not empty), LoadCredential=
- * ("ID[:PATH]"). */
+ * ("ID[:PATH]"), ImportCredential= ("import"). */
 int value_check_credential(const char *v, const char *const *args, unsigned version) {
         const char *colon = strchr(v, ':');
+
+        if (value_args_has(args, "import"))
+                return credential_import_ok(v) ? VALUE_OK : VALUE_BAD;
 
         if (value_args_has(args, "set"))
                 return colon && colon[1] && credential_name_ok(v, (size_t) (colon - v)) ? VALUE_OK : VALUE_BAD;
@@ -375,4 +394,95 @@ int value_check_bpf_program(const char *v, const char *const *args, unsigned ver
         memcpy(t, v, (size_t) (colon - v));
         t[colon - v] = 0;
         return value_in_list(types, t) && colon[1] == '/' ? VALUE_OK : VALUE_BAD;
+}
+
+/* OpenFile= (253): "PATH[:FDNAME[:OPTIONS]]", PATH absolute, FDNAME empty
+ * or a valid name, OPTIONS ','-separated: at most one of read-only, append,
+ * truncate, and graceful. */
+int value_check_open_file(const char *v, const char *const *args, unsigned version) {
+        const char *name = strchr(v, ':'), *opts = name ? strchr(name + 1, ':') : NULL;
+        unsigned modes = 0;
+
+        if (v[0] != '/' || (opts && strchr(opts + 1, ':')))
+                return VALUE_BAD;
+        if (name) {
+                _cleanup_free_ char *n = strndup(name + 1, opts ? (size_t) (opts - name - 1) : strlen(name + 1));
+                if (!n)
+                        return -ENOMEM;
+                if (*n && value_check_fdname(n, NULL, version) != VALUE_OK)
+                        return VALUE_BAD;
+        }
+        for (const char *o = opts ? opts + 1 : ""; *o;) {
+                size_t n = strcspn(o, ",");
+
+                if (n == 9 && strncmp(o, "read-only", n) == 0)
+                        modes++;
+                else if ((n == 6 && strncmp(o, "append", n) == 0) || (n == 8 && strncmp(o, "truncate", n) == 0))
+                        modes++;
+                else if (!(n == 8 && strncmp(o, "graceful", n) == 0))
+                        return VALUE_BAD;
+                o += n + (o[n] == ',');
+        }
+        return modes <= 1 ? VALUE_OK : VALUE_BAD;
+}
+
+/* An nftables name: a letter, then letters, digits, '_', '/', '\\' or '.';
+ * at most 31 bytes. */
+static bool nft_identifier_ok(const char *s, size_t n) {
+        if (n == 0 || n > 31 || !isalpha((unsigned char) s[0]))
+                return false;
+        for (size_t i = 1; i < n; i++)
+                if (!isalnum((unsigned char) s[i]) && !strchr("_/\\.", s[i]))
+                        return false;
+        return true;
+}
+
+static bool nft_set_ok(const char *w, const void *userdata) {
+        static const char *const sources[] = { "cgroup", "user", "group", NULL };
+        static const char *const families[] = { "inet", "ip", "ip6", "arp", "bridge", "netdev", NULL };
+        const char *part[4];
+        size_t len[4];
+
+        (void) userdata;
+        for (size_t i = 0; i < 4; i++) {
+                part[i] = w;
+                len[i] = strcspn(w, ":");
+                if ((i < 3) != (w[len[i]] == ':'))
+                        return false;
+                w += len[i] + (i < 3);
+        }
+        for (const char *const *s = sources; *s; s++)
+                if (strlen(*s) == len[0] && strncmp(*s, part[0], len[0]) == 0)
+                        for (const char *const *f = families; *f; f++)
+                                if (strlen(*f) == len[1] && strncmp(*f, part[1], len[1]) == 0)
+                                        return nft_identifier_ok(part[2], len[2]) &&
+                                               nft_identifier_ok(part[3], len[3]);
+        return false;
+}
+
+/* NFTSet= (255): words "SOURCE:FAMILY:TABLE:SET". */
+int value_check_nft_set(const char *v, const char *const *args, unsigned version) {
+        return each_word_ok(v, nft_set_ok, NULL);
+}
+
+/* DelegateSubgroup= (254): a cgroup name that needs no escaping: a file
+ * name, not starting with '_' or "cgroup.", not a legacy control file, not
+ * "CONTROLLER.anything". */
+int value_check_cgroup_name(const char *v, const char *const *args, unsigned version) {
+        static const char *const reserved[] = { "notify_on_release", "release_agent", "tasks", NULL };
+        static const char *const controllers[] = { "cgroup", "cpu", "cpuacct", "cpuset", "io", "blkio", "memory",
+                                                   "devices", "pids", "bpf-firewall", "bpf-devices",
+                                                   "bpf-foreign", "bpf-socket-bind",
+                                                   "bpf-restrict-network-interfaces", NULL };
+        const char *dot = strchr(v, '.');
+        size_t n = strlen(v);
+
+        if (n == 0 || n > 255 || strchr(v, '/') || streq(v, ".") || streq(v, "..") || v[0] == '_' ||
+            value_in_list(reserved, v))
+                return VALUE_BAD;
+        if (dot)
+                for (const char *const *c = controllers; *c; c++)
+                        if (strlen(*c) == (size_t) (dot - v) && strncmp(*c, v, (size_t) (dot - v)) == 0)
+                                return VALUE_BAD;
+        return VALUE_OK;
 }
