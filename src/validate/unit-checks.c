@@ -95,8 +95,13 @@ static const UnitCheck checks[_UNIT_CHECK_MAX] = {
                 UNIT_CHECK_REFUSED, "bad-setting",
                 "Accept=yes, but some sockets cannot accept connections (only ListenStream= and ListenSequentialPacket= can)" },
         [UNIT_CHECK_SOCKET_ACCEPT_MAX_CONNECTIONS] = {
-                UNIT_CHECK_SOCKET_ACCEPT_MAX_CONNECTIONS, "socket.accept-max-connections", T(SOCKET), 0, 0,
+                UNIT_CHECK_SOCKET_ACCEPT_MAX_CONNECTIONS, "socket.accept-max-connections", T(SOCKET), 0, 256,
                 UNIT_CHECK_REFUSED, "bad-setting", "Accept=yes with MaxConnections=0" },
+        /* 257 refuses MaxConnections=0 with or without Accept=yes (the first
+         * release is not in NEWS; measured with 257). */
+        [UNIT_CHECK_SOCKET_MAX_CONNECTIONS] = {
+                UNIT_CHECK_SOCKET_MAX_CONNECTIONS, "socket.max-connections", T(SOCKET), 257, 0, UNIT_CHECK_REFUSED,
+                "bad-setting", "MaxConnections=0" },
         [UNIT_CHECK_SOCKET_ACCEPT_SERVICE] = {
                 UNIT_CHECK_SOCKET_ACCEPT_SERVICE, "socket.accept-service", T(SOCKET), 0, 0, UNIT_CHECK_REFUSED,
                 "bad-setting", "Accept=yes sockets cannot name a Service=" },
@@ -263,6 +268,9 @@ static void socket_checks(Run *run, const UnitSettings *s) {
                 return;
         if (s->accept && s->max_connections_zero &&
             add(run, UNIT_CHECK_SOCKET_ACCEPT_MAX_CONNECTIONS, s->accept_at, NULL))
+                return;
+        if (s->max_connections_zero &&
+            add(run, UNIT_CHECK_SOCKET_MAX_CONNECTIONS, s->accept ? s->accept_at : nowhere, NULL))
                 return;
         if (s->accept && s->service && add(run, UNIT_CHECK_SOCKET_ACCEPT_SERVICE, s->service_at, NULL))
                 return;
