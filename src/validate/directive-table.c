@@ -177,6 +177,7 @@ const char *directive_kind_to_string(DirectiveKind k) {
                 [DIRECTIVE_OPEN_FILE] = "open-file",
                 [DIRECTIVE_NFT_SET] = "nft-set",
                 [DIRECTIVE_CGROUP_NAME] = "cgroup-name",
+                [DIRECTIVE_IP_PROTOCOL] = "ip-protocol",
         };
 
         if ((int) k < 0 || k >= _DIRECTIVE_KIND_MAX)

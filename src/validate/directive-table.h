@@ -85,6 +85,7 @@ typedef enum DirectiveKind {
         DIRECTIVE_OPEN_FILE,
         DIRECTIVE_NFT_SET,
         DIRECTIVE_CGROUP_NAME,
+        DIRECTIVE_IP_PROTOCOL,
         _DIRECTIVE_KIND_MAX,
 } DirectiveKind;
 

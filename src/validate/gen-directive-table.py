@@ -16,7 +16,7 @@ KINDS = ['string', 'bool', 'user', 'group', 'group-list', 'exec', 'path', 'path-
          'working-directory', 'unit-name', 'unit-name-list', 'security-label', 'enum',
          'integer', 'timespan', 'mode', 'limit', 'signal', 'size', 'condition',
          'environment', 'stdio-input', 'stdio-output'] + [
-    'weight', 'tasks', 'quota', 'exit-status', 'log-level', 'facility', 'ip-tos', 'calendar', 'memory', 'io-limit', 'io-weight', 'io-latency', 'path-single', 'pid-file', 'path-colon-list', 'tmpfs-list', 'bind-list', 'directory-list', 'syscall-filter', 'errno', 'syscall-archs', 'address-families', 'cpu-set', 'device-allow', 'ip-prefixes', 'controllers', 'namespaces', 'env-names', 'urls', 'personality', 'bus-name', 'base64', 'ifname', 'socket-address', 'netlink', 'fdname', 'log-namespace', 'root-hash', 'coredump-filter', 'credential', 'log-fields', 'socket-bind', 'bpf-program', 'image-list', 'pressure-limit', 'open-file', 'nft-set', 'cgroup-name']
+    'weight', 'tasks', 'quota', 'exit-status', 'log-level', 'facility', 'ip-tos', 'calendar', 'memory', 'io-limit', 'io-weight', 'io-latency', 'path-single', 'pid-file', 'path-colon-list', 'tmpfs-list', 'bind-list', 'directory-list', 'syscall-filter', 'errno', 'syscall-archs', 'address-families', 'cpu-set', 'device-allow', 'ip-prefixes', 'controllers', 'namespaces', 'env-names', 'urls', 'personality', 'bus-name', 'base64', 'ifname', 'socket-address', 'netlink', 'fdname', 'log-namespace', 'root-hash', 'coredump-filter', 'credential', 'log-fields', 'socket-bind', 'bpf-program', 'image-list', 'pressure-limit', 'open-file', 'nft-set', 'cgroup-name', 'ip-protocol']
 FLAGS = {'list', 'empty-invalid', 'empty-ignored', 'dash', 'deprecated'}
 
 

@@ -93,6 +93,7 @@ int value_check_pressure_limit(const char *v, const char *const *args, unsigned 
 int value_check_open_file(const char *v, const char *const *args, unsigned version);
 int value_check_nft_set(const char *v, const char *const *args, unsigned version);
 int value_check_cgroup_name(const char *v, const char *const *args, unsigned version);
+int value_check_ip_protocol(const char *v, const char *const *args, unsigned version);
 
 /* Helpers shared by the parsers. */
 bool value_args_has(const char *const *args, const char *word);

@@ -65,6 +65,7 @@ static const ValueCheckFn checkers[_DIRECTIVE_KIND_MAX] = {
         [DIRECTIVE_OPEN_FILE] = value_check_open_file,
         [DIRECTIVE_NFT_SET] = value_check_nft_set,
         [DIRECTIVE_CGROUP_NAME] = value_check_cgroup_name,
+        [DIRECTIVE_IP_PROTOCOL] = value_check_ip_protocol,
 };
 
 ValueCheckFn value_checker(DirectiveKind kind) {

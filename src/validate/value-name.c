@@ -486,3 +486,21 @@ int value_check_cgroup_name(const char *v, const char *const *args, unsigned ver
                                 return VALUE_BAD;
         return VALUE_OK;
 }
+
+/* SocketProtocol=: udplite, sctp or (since 257) mptcp, in any case, or
+ * their protocol numbers (base prefixes allowed). */
+int value_check_ip_protocol(const char *v, const char *const *args, unsigned version) {
+        static const struct {
+                const char *name;
+                uint64_t number;
+                unsigned since;
+        } protocols[] = { { "udplite", 136, 0 }, { "sctp", 132, 0 }, { "mptcp", 262, 257 } };
+        uint64_t u;
+        bool number = value_parse_unsigned(v, UINT64_MAX, &u) == 0;
+
+        for (size_t i = 0; i < ELEMENTSOF(protocols); i++)
+                if (version >= protocols[i].since &&
+                    (number ? u == protocols[i].number : strcasecmp(v, protocols[i].name) == 0))
+                        return VALUE_OK;
+        return VALUE_BAD;
+}

@@ -255,7 +255,8 @@ CASES = {
              (S, S, 'BlockIOWeight', ['10', '9', '1000', '1001']),
              (S, S, 'IPIngressFilterPath', ['/x', 'rel', '/a/../b']),
              ('socket', 'Socket', 'BindIPv6Only', ['default', 'both', 'ipv6-only', 'yes', 'foo']),
-             ('socket', 'Socket', 'SocketProtocol', ['udplite', 'sctp', 'mptcp', 'tcp', 'MPTCP']),
+             ('socket', 'Socket', 'SocketProtocol', ['udplite', 'sctp', 'mptcp', 'tcp', 'MPTCP', 'SCTP',
+                                                      '132', '262', '0x84', '0132', '6']),
              ('socket', 'Socket', 'Symlinks', ['/x', 'rel', '/x /y', '/a/../b']),
              ('socket', 'Socket', 'ListenSpecial', ['/dev/x', 'rel', '/a/../b'])],
     # Settings of another unit type, and specifiers that do not resolve.

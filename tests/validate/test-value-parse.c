@@ -467,6 +467,16 @@ TEST(by_version) {
                 { value_check_cgroup_name, {}, "tasks", BAD, 257 },
                 { value_check_cgroup_name, {}, "a/b", BAD, 257 },
                 { value_check_cgroup_name, {}, "..", BAD, 257 },
+                /* SocketProtocol=: mptcp since 257; names in any case, numbers. */
+                { value_check_ip_protocol, {}, "mptcp", BAD, 256 },
+                { value_check_ip_protocol, {}, "MPTCP", OK, 257 },
+                { value_check_ip_protocol, {}, "SCTP", OK, 252 },
+                { value_check_ip_protocol, {}, "0x84", OK, 252 },
+                { value_check_ip_protocol, {}, "+136", OK, 252 },
+                { value_check_ip_protocol, {}, "262", BAD, 252 },
+                { value_check_ip_protocol, {}, "262", OK, 257 },
+                { value_check_ip_protocol, {}, "0132", BAD, 257 },
+                { value_check_ip_protocol, {}, "tcp", BAD, 257 },
                 /* ManagedOOMMemoryPressureDurationSec= (257): at least 1s, finite. */
                 { value_check_timespan, { "min=1000000", "finite" }, "1s", OK, 257 },
                 { value_check_timespan, { "min=1000000", "finite" }, "999ms", BAD, 257 },
