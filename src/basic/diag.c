@@ -139,6 +139,10 @@ static int append_printable(StrBuf *out, const char *s) {
 }
 
 int diag_format_text(const Diag *d, StrBuf *out) {
+        return diag_format_text_for(d, NULL, out);
+}
+
+int diag_format_text_for(const Diag *d, const char *unit, StrBuf *out) {
         int r;
 
         r = append_printable(out, d->file ? d->file : "<unknown>");
@@ -151,6 +155,10 @@ int diag_format_text(const Diag *d, StrBuf *out) {
         if (r >= 0)
                 r = strbuf_append_str(out, diag_severity_to_string(d->severity));
         if (r >= 0)
+                r = strbuf_append_str(out, ": ");
+        if (r >= 0 && unit)
+                r = append_printable(out, unit);
+        if (r >= 0 && unit)
                 r = strbuf_append_str(out, ": ");
         if (r >= 0)
                 r = append_printable(out, d->message);

@@ -94,6 +94,26 @@ void filter_abort(Filter *f) {
         (void) filter_flush(f);
 }
 
+/* Whether text output needs to name the unit of a finding: when the file is
+ * not the unit's alone (a template, a dash-prefix or type-wide drop-in, an
+ * alias's directory), unless the message starts with the name already. A
+ * file of its own is named after the unit or is a drop-in in its NAME.d. */
+static bool text_names_unit(const char *path, const char *unit, const char *message) {
+        const char *base, *slash;
+        size_t n = strlen(unit);
+
+        if (strncmp(message, unit, n) == 0 && message[n] == ' ')
+                return false;
+        base = strrchr(path, '/');
+        if (!base)
+                return false;   /* <stdin> and the like: a place in a stream */
+        if (streq(base + 1, unit))
+                return false;
+        for (slash = base; slash > path && slash[-1] != '/'; slash--)
+                ;
+        return !((size_t) (base - slash) == n + 2 && strncmp(slash, unit, n) == 0 && memcmp(slash + n, ".d", 2) == 0);
+}
+
 int filter_emit(Filter *f, const Diag *d, const char *unit) {
         if (d->severity == DIAG_NOTE && !f->show_notes)
                 return 0;
@@ -103,7 +123,7 @@ int filter_emit(Filter *f, const Diag *d, const char *unit) {
                 return diag_list_copy(&f->findings, d, unit);
         if (f->quiet)
                 return 0;
-        return diag_format_text(d, &f->err);
+        return diag_format_text_for(d, unit && d->file && d->message && text_names_unit(d->file, unit, d->message) ? unit : NULL, &f->err);
 }
 
 int filter_report(Filter *f, DiagSeverity severity, const char *rule, const char *path, const char *unit,
