@@ -306,6 +306,15 @@ static void name_list_done(NameList *l) {
         free(l->items);
 }
 
+/* Whether some dash prefix's drop-in directory could apply to name: each
+ * dash prefix of a name starts the name. */
+static bool has_dash_stem(const Builder *b, const char *name) {
+        for (size_t i = 0; i < b->n_dash_stems; i++)
+                if (startswith(name, b->dash_stems[i]))
+                        return true;
+        return false;
+}
+
 /* The names whose NAME.d apply, in the order systemd looks in one search
  * directory: the name's own, its template's, then those of its dash
  * prefixes, most specific first (the same for every directory). Only names
@@ -341,7 +350,7 @@ static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth
                 if (r < 0)
                         return r;
         }
-        if (!sd_behaves(SD_DROPINS_DASH_PREFIX, b->version))
+        if (!has_dash_stem(b, name) || !sd_behaves(SD_DROPINS_DASH_PREFIX, b->version))
                 return 0;
 
         r = unit_name_to_prefix(name, &prefix);
