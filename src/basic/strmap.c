@@ -6,14 +6,24 @@
 #include "alloc-util.h"
 #include "strmap.h"
 
-/* FNV-1a: short keys, no adversary worth a keyed hash here (inputs are
- * file names from one tree, and probing stays linear in the worst case). */
+/* Eight bytes at a time, each word mixed by a multiply and a shift: keys
+ * are file and unit names (no adversary worth a keyed hash here, and
+ * probing stays linear in the worst case); byte-wise FNV-1a cost five
+ * instructions per byte of every path looked up. */
 uint32_t strmap_hash(const char *s) {
-        uint32_t h = 2166136261u;
+        size_t n = strlen(s);
+        uint64_t h = 0x9e3779b97f4a7c15u ^ n, w;
 
-        for (; *s; s++)
-                h = (h ^ (unsigned char) *s) * 16777619u;
-        return h;
+        for (; n >= 8; n -= 8, s += 8) {
+                memcpy(&w, s, 8);
+                h = (h ^ w) * 0xff51afd7ed558ccdu;
+                h ^= h >> 32;
+        }
+        w = 0;
+        memcpy(&w, s, n);
+        h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
+        h ^= h >> 29;
+        return (uint32_t) h;
 }
 
 void strmap_done(StrMap *m) {
@@ -21,10 +31,10 @@ void strmap_done(StrMap *m) {
         *m = (StrMap) {};
 }
 
-static StrMapSlot *find_slot(StrMapSlot *slots, size_t n_slots, const char *key) {
-        size_t mask = n_slots - 1, i = strmap_hash(key) & mask;
+static StrMapSlot *find_slot(StrMapSlot *slots, size_t n_slots, const char *key, uint32_t hash) {
+        size_t mask = n_slots - 1, i = hash & mask;
 
-        while (slots[i].key && strcmp(slots[i].key, key) != 0)
+        while (slots[i].key && (slots[i].hash != hash || strcmp(slots[i].key, key) != 0))
                 i = (i + 1) & mask;
         return &slots[i];
 }
@@ -34,7 +44,7 @@ void *strmap_get(const StrMap *m, const char *key) {
 
         if (m->n_slots == 0)
                 return NULL;
-        s = find_slot(m->slots, m->n_slots, key);
+        s = find_slot(m->slots, m->n_slots, key, strmap_hash(key));
         return s->key ? s->value : NULL;
 }
 
@@ -49,7 +59,7 @@ static int grow(StrMap *m) {
                 return -ENOMEM;
         for (size_t i = 0; i < m->n_slots; i++)
                 if (m->slots[i].key)
-                        *find_slot(slots, n, m->slots[i].key) = m->slots[i];
+                        *find_slot(slots, n, m->slots[i].key, m->slots[i].hash) = m->slots[i];
         free(m->slots);
         m->slots = slots;
         m->n_slots = n;
@@ -58,6 +68,7 @@ static int grow(StrMap *m) {
 
 int strmap_put(StrMap *m, const char *key, void *value) {
         StrMapSlot *s;
+        uint32_t hash;
         int r;
 
         if ((m->n_items + 1) * 2 > m->n_slots) {
@@ -65,10 +76,11 @@ int strmap_put(StrMap *m, const char *key, void *value) {
                 if (r < 0)
                         return r;
         }
-        s = find_slot(m->slots, m->n_slots, key);
+        hash = strmap_hash(key);
+        s = find_slot(m->slots, m->n_slots, key, hash);
         if (s->key)
                 return 0;
-        *s = (StrMapSlot) { .key = key, .value = value };
+        *s = (StrMapSlot) { .key = key, .value = value, .hash = hash };
         m->n_items++;
         return 1;
 }
