@@ -36,6 +36,10 @@ static bool has_component(const char *p, const char *c) {
         return false;
 }
 
+bool path_has_dotdot(const char *p) {
+        return has_component(p, "..");
+}
+
 bool path_is_normalized(const char *p) {
         if (!path_is_valid(p))
                 return false;

@@ -106,6 +106,9 @@ static const UnitCheck checks[_UNIT_CHECK_MAX] = {
         [UNIT_CHECK_SOCKET_SYMLINKS] = {
                 UNIT_CHECK_SOCKET_SYMLINKS, "socket.symlinks", T(SOCKET), 0, 0, UNIT_CHECK_REFUSED, "bad-setting",
                 "Symlinks= needs exactly one socket with a file system node (a FIFO or a socket path)" },
+        [UNIT_CHECK_SOCKET_PATH_DOTDOT] = {
+                UNIT_CHECK_SOCKET_PATH_DOTDOT, "socket.path-dotdot", T(SOCKET), 0, 0, UNIT_CHECK_NOT_LOADED, "error",
+                "a socket path with a '..' component: systemd cannot add its mount dependencies and fails to load the unit" },
         [UNIT_CHECK_TIMER_NO_TRIGGER] = {
                 UNIT_CHECK_TIMER_NO_TRIGGER, "timer.no-trigger", T(TIMER), 0, 0, UNIT_CHECK_REFUSED,
                 "bad-setting", "Timer has no trigger (On*Sec=, OnCalendar=, OnClockChange=, OnTimezoneChange=)" },
@@ -256,6 +259,9 @@ static bool pam_strict(Run *run, const UnitSettings *s) {
 }
 
 static void socket_checks(Run *run, const UnitSettings *s) {
+        /* Mount dependencies come before the socket's own checks. */
+        if (s->listen_dotdot && add(run, UNIT_CHECK_SOCKET_PATH_DOTDOT, s->listen_dotdot_at, NULL))
+                return;
         if (s->n_listen == 0 && add(run, UNIT_CHECK_SOCKET_NO_LISTEN, s->listen_reset_at, NULL))
                 return;
         if (s->accept && s->n_listen_non_accepting > 0 &&

@@ -7,6 +7,7 @@
 #include "exec-line.h"
 #include "judge.h"
 #include "parse-util.h"
+#include "path-util.h"
 #include "unit-settings.h"
 
 /* The keys some check reads, per section name ("Unit" or the type's own),
@@ -58,11 +59,19 @@ static bool is_zero(const char *v) {
         return digits;
 }
 
-static void add_listen(UnitSettings *s, const char *key, const char *value) {
+static void add_listen(UnitSettings *s, const char *key, const char *value, SettingAt at) {
         bool path = value[0] == '/';
+        bool stream = streq(key, "ListenStream") || streq(key, "ListenSequentialPacket");
 
+        /* A socket path is not checked when read, but systemd cannot make
+         * mount dependencies for one with "..", and the unit fails to load
+         * (FIFO and special paths with ".." are ignored when read). */
+        if (path && (stream || streq(key, "ListenDatagram")) && !s->listen_dotdot && path_has_dotdot(value)) {
+                s->listen_dotdot = true;
+                s->listen_dotdot_at = at;
+        }
         s->n_listen++;
-        if (streq(key, "ListenStream") || streq(key, "ListenSequentialPacket")) {
+        if (stream) {
                 s->n_listen_fs_nodes += path;
                 return;
         }
@@ -93,9 +102,10 @@ static int apply(UnitSettings *s, const char *unit_name, unsigned version, const
         if (startswith(key, "Listen")) {
                 if (reset) {
                         s->n_listen = s->n_listen_non_accepting = s->n_listen_fs_nodes = 0;
+                        s->listen_dotdot = false;
                         s->listen_reset_at = at;
                 } else
-                        add_listen(s, key, value);
+                        add_listen(s, key, value, at);
         } else if (startswith(key, "On") && !streq(key, "OnClockChange") && !streq(key, "OnTimezoneChange")) {
                 /* An empty value of any trigger drops all triggers. */
                 if (reset) {

@@ -107,6 +107,13 @@ static const Case check_cases[] = {
         { 252, "run-hostx.mount", "[Mount]\nWhat=x\n", NULL, NULL, "loaded", 0 },
         { 252, "x.automount", "[Automount]\nWhere=/y\n", NULL, "automount.where-name", "bad-setting", 2 },
         { 252, "-.automount", "[Automount]\n", NULL, "automount.root", "error", 0 },
+        /* socket paths with "..": refused when mount dependencies are added */
+        { 252, "s.socket", "[Socket]\nListenStream=/run/../x\n", NULL, "socket.path-dotdot", "error", 2 },
+        { 257, "s.socket", "[Socket]\nListenDatagram=/run/x/..\nSymlinks=/y\n", NULL, "socket.path-dotdot", "error", 2 },
+        { 252, "s.socket", "[Socket]\nListenSequentialPacket=/a/../b\nListenStream=\nListenStream=/run/x\n", NULL, NULL,
+          "loaded", 0 },
+        { 252, "s.socket", "[Socket]\nListenStream=/run/./x\nListenStream=@/a/../b\nListenStream=/run//y\n", NULL, NULL,
+          "loaded", 0 },
         { 252, "dev-sdb.swap", "[Swap]\nWhat=/dev/sdc\n", NULL, "swap.what-name", "bad-setting", 2 },
         { 252, "dev-sdb.swap", "[Swap]\nWhat=/dev/sdb\n", NULL, NULL, "loaded", 0 },
         /* services */
