@@ -95,8 +95,14 @@ static const UnitCheck checks[_UNIT_CHECK_MAX] = {
                 UNIT_CHECK_REFUSED, "bad-setting",
                 "Accept=yes, but some sockets cannot accept connections (only ListenStream= and ListenSequentialPacket= can)" },
         [UNIT_CHECK_SOCKET_ACCEPT_MAX_CONNECTIONS] = {
-                UNIT_CHECK_SOCKET_ACCEPT_MAX_CONNECTIONS, "socket.accept-max-connections", T(SOCKET), 0, 0,
+                UNIT_CHECK_SOCKET_ACCEPT_MAX_CONNECTIONS, "socket.accept-max-connections", T(SOCKET), 0, 256,
                 UNIT_CHECK_REFUSED, "bad-setting", "Accept=yes with MaxConnections=0" },
+        /* 257 refuses MaxConnections=0 whatever Accept= says, before the
+         * Accept= checks (measured on 252 and 257; the release in between
+         * that changed it is not recorded, 257 is the first known). */
+        [UNIT_CHECK_SOCKET_MAX_CONNECTIONS] = {
+                UNIT_CHECK_SOCKET_MAX_CONNECTIONS, "socket.max-connections", T(SOCKET), 257, 0,
+                UNIT_CHECK_REFUSED, "bad-setting", "MaxConnections=0" },
         [UNIT_CHECK_SOCKET_ACCEPT_SERVICE] = {
                 UNIT_CHECK_SOCKET_ACCEPT_SERVICE, "socket.accept-service", T(SOCKET), 0, 0, UNIT_CHECK_REFUSED,
                 "bad-setting", "Accept=yes sockets cannot name a Service=" },
@@ -263,6 +269,8 @@ static void socket_checks(Run *run, const UnitSettings *s) {
         if (s->listen_dotdot && add(run, UNIT_CHECK_SOCKET_PATH_DOTDOT, s->listen_dotdot_at, NULL))
                 return;
         if (s->n_listen == 0 && add(run, UNIT_CHECK_SOCKET_NO_LISTEN, s->listen_reset_at, NULL))
+                return;
+        if (s->max_connections_zero && add(run, UNIT_CHECK_SOCKET_MAX_CONNECTIONS, s->max_connections_at, NULL))
                 return;
         if (s->accept && s->n_listen_non_accepting > 0 &&
             add(run, UNIT_CHECK_SOCKET_ACCEPT_NON_ACCEPTING, s->accept_at, NULL))

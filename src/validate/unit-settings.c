@@ -171,8 +171,10 @@ static int apply(UnitSettings *s, const char *unit_name, unsigned version, const
                 s->accept = set && parse_boolean(value) > 0;
                 s->accept_at = at;
         } else if (streq(key, "MaxConnections")) {
-                if (set && value[strspn(value, "0123456789")] == '\0')
+                if (set && value[strspn(value, "0123456789")] == '\0') {
                         s->max_connections_zero = is_zero(value);
+                        s->max_connections_at = at;
+                }
         } else if (streq(key, "Service")) {
                 s->service = set;
                 s->service_at = at;

@@ -59,6 +59,7 @@ typedef struct UnitSettings {
         bool accept;
         SettingAt accept_at;
         bool max_connections_zero;
+        SettingAt max_connections_at;
         bool service;
         SettingAt service_at;
         bool symlinks;

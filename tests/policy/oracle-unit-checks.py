@@ -100,6 +100,7 @@ def g_socket(rng, i):
         ('socket.accept-non-accepting', [rng.choice(['ListenDatagram=' + path, 'ListenFIFO=/run/u%d.fifo' % i]),
                                          'Accept=yes']),
         ('socket.accept-max-connections', ['ListenStream=' + path, 'Accept=yes', 'MaxConnections=0']),
+        ('socket.max-connections', ['ListenStream=' + path, 'MaxConnections=0']),
         ('socket.accept-service', ['ListenStream=' + path, 'Accept=yes', 'Service=u%dx.service' % i]),
         ('exec.pam-kill-mode', ['ListenStream=' + path, 'PAMName=login', 'KillMode=process']),
         ('exec.pam-kill-mode:mixed', ['ListenStream=' + path, 'PAMName=login', 'KillMode=mixed']),
@@ -341,6 +342,11 @@ def main():
                 label = 'exec.pam-kill-mode' if version < 257 else 'clean:pam-mixed'
             if label == 'service.pam-kill-mode' and version >= 257:
                 label = 'exec.pam-kill-mode'
+            # 257 refuses MaxConnections=0 whatever Accept= says.
+            if label == 'socket.max-connections' and version < 257:
+                label = 'clean:max-connections-no-accept'
+            if label == 'socket.accept-max-connections' and version >= 257:
+                label = 'socket.max-connections'
             text = '\n'.join(u['lines']) + '\n'
             udir = os.path.join(tmp, 'ug', str(i))
             os.makedirs(udir)

@@ -107,6 +107,14 @@ static const Case check_cases[] = {
         { 252, "run-hostx.mount", "[Mount]\nWhat=x\n", NULL, NULL, "loaded", 0 },
         { 252, "x.automount", "[Automount]\nWhere=/y\n", NULL, "automount.where-name", "bad-setting", 2 },
         { 252, "-.automount", "[Automount]\n", NULL, "automount.root", "error", 0 },
+        /* MaxConnections=0: 252 only with Accept=yes, 257 always */
+        { 252, "s.socket", "[Socket]\nListenStream=/run/s\nMaxConnections=0\n", NULL, NULL, "loaded", 0 },
+        { 257, "s.socket", "[Socket]\nListenStream=/run/s\nMaxConnections=0\n", NULL, "socket.max-connections",
+          "bad-setting", 3 },
+        { 257, "s.socket", "[Socket]\nListenDatagram=/run/s\nAccept=yes\nMaxConnections=0\n", NULL,
+          "socket.max-connections", "bad-setting", 4 },
+        { 252, "s.socket", "[Socket]\nListenStream=/run/s\nAccept=yes\nMaxConnections=0\n", NULL,
+          "socket.accept-max-connections", "bad-setting", 3 },
         /* socket paths with "..": refused when mount dependencies are added */
         { 252, "s.socket", "[Socket]\nListenStream=/run/../x\n", NULL, "socket.path-dotdot", "error", 2 },
         { 257, "s.socket", "[Socket]\nListenDatagram=/run/x/..\nSymlinks=/y\n", NULL, "socket.path-dotdot", "error", 2 },
