@@ -452,6 +452,11 @@ static int judge_value(const JudgeContext *ctx, const Directive *d, const char *
 
 int judge_assignment(const JudgeContext *ctx, const char *section, const char *key, const char *value,
                      Judgement *ret) {
+        return judge_assignment_in(ctx, directive_section_from_name(section), section, key, value, ret);
+}
+
+int judge_assignment_in(const JudgeContext *ctx, DirectiveSection section_id, const char *section, const char *key,
+                        const char *value, Judgement *ret) {
         JudgeContext c2 = *ctx;
         Judgement j = {};
         Check c = {};
@@ -470,13 +475,13 @@ int judge_assignment(const JudgeContext *ctx, const char *section, const char *k
         if (startswith(section, "X-") || startswith(key, "X-"))
                 return 0;
 
-        if (!unit_type_has_section(c2.type, section)) {
+        if (!directive_section_in_type(section_id, c2.type)) {
                 j.verdict = VERDICT_IGNORED;
                 r = set_message(&j, "unknown section '%s'", section);
                 goto finish;
         }
 
-        d = directive_lookup(c2.type, section, key);
+        d = directive_lookup_in(c2.type, section_id, key);
         if (!d || !directive_exists_in(d, c2.version)) {
                 j.verdict = VERDICT_IGNORED;
                 r = set_message(&j, "unknown key '%s' in section [%s]", key, section);

@@ -81,6 +81,8 @@ static bool starts_processes(const UnitGroup *g, const Prediction *p) {
 static int predict_file(const UnitGroup *g, const UnitFile *f, Prediction *p, FilePrediction *fp) {
         JudgeContext ctx = { .version = p->version, .type = f->type, .unit_name = g->name };
         bool reading = true;
+        int section = -1; /* the section of the previous entry, and its id */
+        DirectiveSection section_id = _DIRECTIVE_SECTION_INVALID;
         int r;
 
         fp->lines = new0(Judgement, f->n_entries);
@@ -93,7 +95,12 @@ static int predict_file(const UnitGroup *g, const UnitFile *f, Prediction *p, Fi
 
                 if (!in_known_section(f, e))
                         continue;
-                r = judge_assignment(&ctx, unit_entry_section(f, e), e->key, e->value, &fp->lines[i]);
+                if (e->section != section) {
+                        section = e->section;
+                        section_id = directive_section_from_name(f->sections[section].name);
+                }
+                r = judge_assignment_in(&ctx, section_id, f->sections[section].name, e->key, e->value,
+                                        &fp->lines[i]);
                 if (r < 0)
                         return r;
                 if (reading && !identity_track(&p->identity, f, e, fp->lines[i].verdict)) {
