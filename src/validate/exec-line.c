@@ -107,8 +107,18 @@ static int decode_escape(const char *p, StrBuf *b) {
         return -EINVAL;
 }
 
-int exec_extract_word(const char **p, char **ret, bool *ret_unknown_escape) {
-        _cleanup_(strbuf_done) StrBuf b = {};
+/* The characters that end a run of plain ones outside quotes: NUL,
+ * backslash, quotes and blanks. */
+static bool ends_plain_run(char c) {
+        static const bool table[256] = {
+                ['\0'] = true, ['\\'] = true, ['\''] = true, ['"'] = true,
+                [' '] = true,  ['\t'] = true, ['\n'] = true, ['\r'] = true,
+        };
+
+        return table[(unsigned char) c];
+}
+
+int exec_extract_word_buf(const char **p, StrBuf *b, bool *ret_unknown_escape) {
         const char *s = *p;
         char quote = 0;
         int r;
@@ -119,13 +129,28 @@ int exec_extract_word(const char **p, char **ret, bool *ret_unknown_escape) {
                 return 0;
         }
 
-        r = strbuf_reserve(&b, 0);
+        r = strbuf_reserve(b, 0);
         if (r < 0)
                 return r;
 
         for (;;) {
-                char c = *s;
+                const char *run = s;
+                char c;
 
+                /* Plain characters go in as one run: most words are nothing else. */
+                if (quote)
+                        while (*s && *s != quote && *s != '\\')
+                                s++;
+                else
+                        while (!ends_plain_run(*s))
+                                s++;
+                if (s > run) {
+                        r = strbuf_append(b, run, (size_t) (s - run));
+                        if (r < 0)
+                                return r;
+                }
+
+                c = *s;
                 if (c == '\0') {
                         if (quote)
                                 return -EINVAL;
@@ -137,19 +162,19 @@ int exec_extract_word(const char **p, char **ret, bool *ret_unknown_escape) {
                                 /* A trailing backslash survives outside quotes. */
                                 if (quote)
                                         return -EINVAL;
-                                r = strbuf_append_char(&b, '\\');
+                                r = strbuf_append_char(b, '\\');
                                 if (r < 0)
                                         return r;
                                 if (ret_unknown_escape)
                                         *ret_unknown_escape = true;
                                 break;
                         }
-                        r = decode_escape(s, &b);
+                        r = decode_escape(s, b);
                         if (r == -ENOMEM)
                                 return r;
                         if (r < 0) {
                                 /* Unknown escape: keep it as written. */
-                                r = strbuf_append(&b, s - 1, 2);
+                                r = strbuf_append(b, s - 1, 2);
                                 if (r < 0)
                                         return r;
                                 if (ret_unknown_escape)
@@ -160,13 +185,8 @@ int exec_extract_word(const char **p, char **ret, bool *ret_unknown_escape) {
                         continue;
                 }
                 if (quote) {
-                        if (c == quote)
-                                quote = 0;
-                        else {
-                                r = strbuf_append_char(&b, c);
-                                if (r < 0)
-                                        return r;
-                        }
+                        /* The closing quote. */
+                        quote = 0;
                         s++;
                         continue;
                 }
@@ -175,21 +195,24 @@ int exec_extract_word(const char **p, char **ret, bool *ret_unknown_escape) {
                         s++;
                         continue;
                 }
-                if (is_blank_char(c)) {
-                        s += strspn(s, BLANKS);
-                        break;
-                }
-                r = strbuf_append_char(&b, c);
-                if (r < 0)
-                        return r;
-                s++;
+                /* A blank ends the word. */
+                s += strspn(s, BLANKS);
+                break;
         }
 
-        *ret = strbuf_steal(&b);
-        if (!*ret)
-                return -ENOMEM;
         *p = s;
         return 1;
+}
+
+int exec_extract_word(const char **p, char **ret, bool *ret_unknown_escape) {
+        _cleanup_(strbuf_done) StrBuf b = {};
+        int r;
+
+        r = exec_extract_word_buf(p, &b, ret_unknown_escape);
+        if (r <= 0)
+                return r;
+        *ret = strbuf_steal(&b);
+        return *ret ? 1 : -ENOMEM;
 }
 
 static void command_done(ExecCommand *c) {

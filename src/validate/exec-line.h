@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "basic/strbuf.h"
+
 /* Exec*= command lines as systemd's config_parse_exec() reads them
  * (reference §3): word splitting with quotes and C escapes, the prefix
  * characters of the first word, ';' between commands, and the validity
@@ -63,3 +65,7 @@ void exec_line_done(ExecLine *l);
  * quote (or a backslash ending a quoted word), -ENOMEM. *p is advanced
  * past the word and the blanks after it. */
 int exec_extract_word(const char **p, char **ret, bool *ret_unknown_escape);
+/* The same, appending the word to b (which the caller empties, and may
+ * reuse from word to word): no allocation per word. On failure b may hold
+ * part of the word. */
+int exec_extract_word_buf(const char **p, StrBuf *b, bool *ret_unknown_escape);

@@ -109,10 +109,14 @@ static int check_user(const JudgeContext *ctx, const char *value, Judgement *j, 
         return 0;
 }
 
-/* The next word of a list value: 1 with a word, 0 at the end, -EBADMSG
- * for a syntax error (recorded in j and c), -ENOMEM. */
-static int next_word(const char **p, const char *value, char **word, Judgement *j, Check *c) {
-        int r = exec_extract_word(p, word, NULL);
+/* The next word of a list value, into word (reused from word to word):
+ * 1 with a word, 0 at the end, -EBADMSG for a syntax error (recorded in j
+ * and c), -ENOMEM. */
+static int next_word(const char **p, const char *value, StrBuf *word, Judgement *j, Check *c) {
+        int r;
+
+        strbuf_reset(word);
+        r = exec_extract_word_buf(p, word, NULL);
 
         if (r >= 0 || r == -ENOMEM)
                 return r;
@@ -122,12 +126,12 @@ static int next_word(const char **p, const char *value, char **word, Judgement *
 }
 
 static int check_group_list(const JudgeContext *ctx, const char *value, Judgement *j, Check *c) {
+        _cleanup_(strbuf_done) StrBuf word = {};
         const char *p = value;
         bool any_good = false;
         int r;
 
         for (;;) {
-                _cleanup_free_ char *word = NULL;
                 Check wc = {};
 
                 r = next_word(&p, value, &word, j, c);
@@ -136,7 +140,7 @@ static int check_group_list(const JudgeContext *ctx, const char *value, Judgemen
                 if (r < 0)
                         return r == -EBADMSG ? 0 : r; /* a syntax error is recorded in j */
 
-                r = check_user(ctx, word, j, &wc, &j->names_root);
+                r = check_user(ctx, word.data, j, &wc, &j->names_root);
                 if (r < 0)
                         return r;
                 c->notice |= wc.notice;
@@ -248,12 +252,12 @@ static int check_unit_name(const JudgeContext *ctx, const Directive *d, const ch
 
 static int check_unit_name_list(const JudgeContext *ctx, const Directive *d, const char *value, Judgement *j,
                                 Check *c) {
+        _cleanup_(strbuf_done) StrBuf word = {};
         const char *p = value;
         bool any_good = false;
         int r;
 
         for (;;) {
-                _cleanup_free_ char *word = NULL;
                 Check wc = {};
 
                 r = next_word(&p, value, &word, j, c);
@@ -261,7 +265,7 @@ static int check_unit_name_list(const JudgeContext *ctx, const Directive *d, con
                         break;
                 if (r < 0)
                         return r == -EBADMSG ? 0 : r; /* a syntax error is recorded in j */
-                r = check_unit_name(ctx, d, word, d->section && streq(d->section, "Unit"), j, &wc);
+                r = check_unit_name(ctx, d, word.data, d->section_id == DIRECTIVE_SECTION_UNIT, j, &wc);
                 if (r < 0)
                         return r;
                 if (wc.invalid)
