@@ -310,8 +310,9 @@ static const char *spec_error(int r) {
 
 /* Parses one command; returns 1 when a ';' follows, 0 at the end of the
  * line or after an error recorded in l, <0 on OOM. */
-static int parse_command(const char **p, unsigned version, const char *unit_name, ExecLine *l) {
-        _cleanup_free_ char *firstword = NULL, *path = NULL;
+static int parse_command(const char **p, unsigned version, const char *unit_name, ExecLine *l, StrBuf *word) {
+        _cleanup_free_ char *path = NULL;
+        const char *firstword;
         ExecCommand c = {};
         size_t allocated = 0;
         bool semicolon = false, unknown = false;
@@ -320,7 +321,8 @@ static int parse_command(const char **p, unsigned version, const char *unit_name
         const char *f;
         int r;
 
-        r = exec_extract_word(p, &firstword, &unknown);
+        strbuf_reset(word);
+        r = exec_extract_word_buf(p, word, &unknown);
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
@@ -331,6 +333,7 @@ static int parse_command(const char **p, unsigned version, const char *unit_name
         if (r == 0)
                 return 0;
         l->unknown_escapes |= unknown;
+        firstword = word->data;
 
         f = parse_prefixes(firstword, version, &flags);
 
@@ -387,7 +390,6 @@ static int parse_command(const char **p, unsigned version, const char *unit_name
         }
 
         while (**p) {
-                _cleanup_free_ char *word = NULL;
                 char *expanded = NULL;
                 const char *s = *p;
 
@@ -406,7 +408,8 @@ static int parse_command(const char **p, unsigned version, const char *unit_name
                 }
 
                 unknown = false;
-                r = exec_extract_word(p, &word, &unknown);
+                strbuf_reset(word);
+                r = exec_extract_word_buf(p, word, &unknown);
                 if (r == -ENOMEM)
                         goto oom;
                 if (r < 0) {
@@ -418,12 +421,12 @@ static int parse_command(const char **p, unsigned version, const char *unit_name
                         break;
                 l->unknown_escapes |= unknown;
 
-                r = specifier_expand(word, SPECIFIER_FULL, unit_name, version, &expanded, &si);
+                r = specifier_expand(word->data, SPECIFIER_FULL, unit_name, version, &expanded, &si);
                 if (r == -ENOMEM)
                         goto oom;
                 if (r < 0) {
                         command_done(&c);
-                        r = fail(l, EXEC_LINE_FATAL, flags, "argument '%s': %s", word, spec_error(r));
+                        r = fail(l, EXEC_LINE_FATAL, flags, "argument '%s': %s", word->data, spec_error(r));
                         return r < 0 ? r : 0;
                 }
                 l->deferred |= si.deferred;
@@ -464,12 +467,13 @@ oom:
 }
 
 int exec_line_parse(const char *value, unsigned version, const char *unit_name, ExecLine *ret) {
+        _cleanup_(strbuf_done) StrBuf word = {}; /* one buffer for all words of the line */
         ExecLine l = {};
         const char *p = value;
         int r;
 
         do {
-                r = parse_command(&p, version, unit_name, &l);
+                r = parse_command(&p, version, unit_name, &l, &word);
                 if (r < 0) {
                         exec_line_done(&l);
                         return r;

@@ -49,14 +49,17 @@ static const char *spec_error(int r) {
 }
 
 /* Expands specifiers; on failure records the message and marks the value
- * invalid. Returns 1 when *ret holds the expansion, 0 when not (invalid,
- * or deferred), <0 on OOM. */
+ * invalid. Returns 1 when *ret holds the expansion (text itself when it has
+ * no specifier: only its length is checked, nothing is copied; else *buf,
+ * which the caller frees), 0 when not (invalid, or deferred), <0 on OOM.
+ * ret may be NULL when only the errors matter. */
 static int expand(const JudgeContext *ctx, const char *text, SpecifierContext sc, Judgement *j, Check *c,
-                  char **ret) {
+                  char **buf, const char **ret) {
+        bool plain = !strchr(text, '%');
         SpecifierInfo si;
         int r;
 
-        r = specifier_expand(text, sc, ctx->unit_name, ctx->version, ret, &si);
+        r = specifier_expand(text, sc, ctx->unit_name, ctx->version, plain ? NULL : buf, &si);
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
@@ -68,10 +71,12 @@ static int expand(const JudgeContext *ctx, const char *text, SpecifierContext sc
         j->machine |= si.machine;
         if (si.deferred) {
                 j->deferred = true;
-                free(*ret);
-                *ret = NULL;
+                free(*buf);
+                *buf = NULL;
                 return 0;
         }
+        if (ret)
+                *ret = plain ? text : *buf;
         return 1;
 }
 
@@ -81,11 +86,12 @@ static bool is_root(const char *name, uint32_t uid) {
 
 /* One user or group name, after specifiers. */
 static int check_user(const JudgeContext *ctx, const char *value, Judgement *j, Check *c, bool *ret_root) {
-        _cleanup_free_ char *e = NULL;
+        _cleanup_free_ char *buf = NULL;
+        const char *e;
         uint32_t uid;
         int r;
 
-        r = expand(ctx, value, SPECIFIER_FULL, j, c, &e);
+        r = expand(ctx, value, SPECIFIER_FULL, j, c, &buf, &e);
         if (r <= 0)
                 return r;
 
@@ -185,11 +191,12 @@ static int check_exec(const JudgeContext *ctx, const char *value, Judgement *j, 
 }
 
 static int check_path(const JudgeContext *ctx, const char *value, Judgement *j, Check *c) {
-        _cleanup_free_ char *e = NULL;
+        _cleanup_free_ char *buf = NULL;
+        const char *e;
         PathCheck pc;
         int r;
 
-        r = expand(ctx, value, SPECIFIER_PATH, j, c, &e);
+        r = expand(ctx, value, SPECIFIER_PATH, j, c, &buf, &e);
         if (r <= 0)
                 return r;
         pc = path_check_absolute(e);
@@ -219,7 +226,7 @@ static int check_security_label(const JudgeContext *ctx, const char *value, Judg
         }
         /* Only the specifiers can be wrong; the label itself is the
          * security module's business at exec time. */
-        r = expand(ctx, value, SPECIFIER_FULL, j, c, &e);
+        r = expand(ctx, value, SPECIFIER_FULL, j, c, &e, NULL);
         return r < 0 ? r : 0;
 }
 
@@ -233,10 +240,9 @@ static int check_unit_name(const JudgeContext *ctx, const Directive *d, const ch
 
         /* Most names have no specifier: judge them as written, without a copy. */
         if (strchr(value, '%')) {
-                r = expand(ctx, value, SPECIFIER_UNIT_NAME, j, c, &expanded);
+                r = expand(ctx, value, SPECIFIER_UNIT_NAME, j, c, &expanded, &e);
                 if (r <= 0)
                         return r;
-                e = expanded;
         }
         if (d->values && d->values[0] && d->values[0][0] == '.' && !endswith(e, d->values[0])) {
                 c->invalid = true;
@@ -340,8 +346,9 @@ static int check_stdio(const JudgeContext *ctx, const Directive *d, const char *
 
         /* Only file:/fd: style errors were ever fatal (v239-v246). */
         if ((rest = startswith(value, "fd:")) && sd_behaves(SD_STDIO_FD, v)) {
-                _cleanup_free_ char *e = NULL;
-                int r = expand(ctx, rest, SPECIFIER_FULL, j, c, &e);
+                _cleanup_free_ char *buf = NULL;
+                const char *e;
+                int r = expand(ctx, rest, SPECIFIER_FULL, j, c, &buf, &e);
 
                 *ret_fatal_kind = true;
                 if (r <= 0)
@@ -371,14 +378,15 @@ static int check_stdio(const JudgeContext *ctx, const Directive *d, const char *
 static int check_value_kind(const JudgeContext *ctx, const Directive *d, const char *value, Judgement *j,
                             Check *c) {
         ValueCheckFn fn = value_checker(d->kind);
-        _cleanup_free_ char *e = NULL;
+        _cleanup_free_ char *buf = NULL;
+        const char *e;
         int r;
 
         /* "@verbatim": systemd takes the value without specifiers. */
         if (strchr(value, '%') && !value_args_has(d->values, "@verbatim")) {
                 bool deferred = j->deferred;
 
-                r = expand(ctx, value, SPECIFIER_FULL, j, c, &e);
+                r = expand(ctx, value, SPECIFIER_FULL, j, c, &buf, &e);
                 /* Free text that depends on the instance is fine as it is. */
                 if (!fn)
                         j->deferred = deferred;
