@@ -226,7 +226,7 @@ static void command_done(ExecCommand *c) {
 void exec_line_done(ExecLine *l) {
         if (!l)
                 return;
-        for (size_t i = 0; i < l->n_commands; i++)
+        for (size_t i = 0; l->commands && i < l->n_commands; i++)
                 command_done(&l->commands[i]);
         free(l->commands);
         free(l->message);
@@ -309,12 +309,14 @@ static const char *spec_error(int r) {
 }
 
 /* Parses one command; returns 1 when a ';' follows, 0 at the end of the
- * line or after an error recorded in l, <0 on OOM. */
-static int parse_command(const char **p, unsigned version, const char *unit_name, ExecLine *l, StrBuf *word) {
+ * line or after an error recorded in l, <0 on OOM. keep: the command goes
+ * into l->commands; without, it is only counted (n_commands), and words
+ * without specifiers are judged as written, without copies. */
+static int parse_command(const char **p, unsigned version, const char *unit_name, ExecLine *l, StrBuf *word,
+                         bool keep) {
         _cleanup_free_ char *path = NULL;
-        const char *firstword;
         ExecCommand c = {};
-        size_t allocated = 0;
+        size_t allocated = 0, n_args = 0;
         bool semicolon = false, unknown = false;
         SpecifierInfo si;
         ExecFlags flags;
@@ -333,59 +335,71 @@ static int parse_command(const char **p, unsigned version, const char *unit_name
         if (r == 0)
                 return 0;
         l->unknown_escapes |= unknown;
-        firstword = word->data;
 
-        f = parse_prefixes(firstword, version, &flags);
+        f = parse_prefixes(word->data, version, &flags);
 
         if (flags & EXEC_VIA_SHELL) {
                 /* The words become the shell's command line; no executable check. */
-                path = strdup("/bin/sh");
-                if (!path)
-                        return -ENOMEM;
+                if (keep) {
+                        path = strdup("/bin/sh");
+                        if (!path)
+                                return -ENOMEM;
+                }
                 if (*f) {
-                        char *w = strdup(f);
-                        if (!w || argv_push(&c, w, &allocated) < 0)
-                                goto oom;
+                        if (keep) {
+                                char *w = strdup(f);
+                                if (!w || argv_push(&c, w, &allocated) < 0)
+                                        goto oom;
+                        }
+                        n_args++;
                 }
         } else {
-                r = specifier_expand(f, SPECIFIER_PATH, unit_name, version, &path, &si);
+                /* The executable as written when there is nothing to expand. */
+                bool copy = keep || strchr(f, '%');
+                const char *exe;
+
+                r = specifier_expand(f, SPECIFIER_PATH, unit_name, version, copy ? &path : NULL, &si);
                 if (r == -ENOMEM)
                         return r;
                 if (r < 0) {
                         r = fail(l, EXEC_LINE_FATAL, flags, "executable '%s': %s", f, spec_error(r));
                         return r < 0 ? r : 0;
                 }
+                exe = copy ? path : f;
                 l->deferred |= si.deferred;
                 l->machine |= si.machine;
 
-                if (!path[0]) {
+                if (!exe[0]) {
                         r = fail(l, EXEC_LINE_FATAL, flags, "empty executable path");
                         return r < 0 ? r : 0;
                 }
-                if (!string_is_safe(path)) {
+                if (!string_is_safe(exe)) {
                         r = fail(l, EXEC_LINE_FATAL, flags, "executable name contains special characters");
                         return r < 0 ? r : 0;
                 }
                 if (sd_behaves(SD_EXEC_PATH_SEARCHED, version)) {
-                        bool ok = path_is_absolute(path) ? path_is_valid(path) : filename_is_valid(path);
+                        bool ok = path_is_absolute(exe) ? path_is_valid(exe) : filename_is_valid(exe);
                         if (!ok) {
                                 r = fail(l, EXEC_LINE_FATAL, flags,
-                                         "'%s' is neither a valid executable name nor an absolute path", path);
+                                         "'%s' is neither a valid executable name nor an absolute path", exe);
                                 return r < 0 ? r : 0;
                         }
-                } else if (!path_is_absolute(path) || !path_is_valid(path)) {
-                        r = fail(l, EXEC_LINE_FATAL, flags, "executable path '%s' is not absolute", path);
+                } else if (!path_is_absolute(exe) || !path_is_valid(exe)) {
+                        r = fail(l, EXEC_LINE_FATAL, flags, "executable path '%s' is not absolute", exe);
                         return r < 0 ? r : 0;
                 }
-                if (endswith(path, "/") ||
-                    (sd_behaves(SD_EXEC_PATH_DOT_DIRECTORY, version) && (endswith(path, "/.") || endswith(path, "/..")))) {
-                        r = fail(l, EXEC_LINE_FATAL, flags, "executable path '%s' specifies a directory", path);
+                if (endswith(exe, "/") ||
+                    (sd_behaves(SD_EXEC_PATH_DOT_DIRECTORY, version) && (endswith(exe, "/.") || endswith(exe, "/..")))) {
+                        r = fail(l, EXEC_LINE_FATAL, flags, "executable path '%s' specifies a directory", exe);
                         return r < 0 ? r : 0;
                 }
                 if (!(flags & EXEC_SEPARATE_ARGV0)) {
-                        char *w = strdup(path);
-                        if (!w || argv_push(&c, w, &allocated) < 0)
-                                goto oom;
+                        if (keep) {
+                                char *w = strdup(exe);
+                                if (!w || argv_push(&c, w, &allocated) < 0)
+                                        goto oom;
+                        }
+                        n_args++;
                 }
         }
 
@@ -401,9 +415,12 @@ static int parse_command(const char **p, unsigned version, const char *unit_name
                 }
                 if (s[0] == '\\' && s[1] == ';' && (!s[2] || is_blank_char(s[2]))) {
                         *p = s + 2 + strspn(s + 2, BLANKS);
-                        expanded = strdup(";");
-                        if (!expanded || argv_push(&c, expanded, &allocated) < 0)
-                                goto oom;
+                        if (keep) {
+                                expanded = strdup(";");
+                                if (!expanded || argv_push(&c, expanded, &allocated) < 0)
+                                        goto oom;
+                        }
+                        n_args++;
                         continue;
                 }
 
@@ -421,7 +438,7 @@ static int parse_command(const char **p, unsigned version, const char *unit_name
                         break;
                 l->unknown_escapes |= unknown;
 
-                r = specifier_expand(word->data, SPECIFIER_FULL, unit_name, version, &expanded, &si);
+                r = specifier_expand(word->data, SPECIFIER_FULL, unit_name, version, keep ? &expanded : NULL, &si);
                 if (r == -ENOMEM)
                         goto oom;
                 if (r < 0) {
@@ -431,14 +448,20 @@ static int parse_command(const char **p, unsigned version, const char *unit_name
                 }
                 l->deferred |= si.deferred;
                 l->machine |= si.machine;
-                if (argv_push(&c, expanded, &allocated) < 0)
+                if (keep && argv_push(&c, expanded, &allocated) < 0)
                         goto oom;
+                n_args++;
         }
 
-        if (c.argc == 0) {
+        if (n_args == 0) {
                 command_done(&c);
                 r = fail(l, EXEC_LINE_FATAL, flags, "empty executable name or zeroeth argument");
                 return r < 0 ? r : 0;
+        }
+
+        if (!keep) {
+                l->n_commands++;
+                return semicolon ? 1 : 0;
         }
 
         if (flags & EXEC_VIA_SHELL) {
@@ -466,14 +489,14 @@ oom:
         return -ENOMEM;
 }
 
-int exec_line_parse(const char *value, unsigned version, const char *unit_name, ExecLine *ret) {
+static int parse_line(const char *value, unsigned version, const char *unit_name, bool keep, ExecLine *ret) {
         _cleanup_(strbuf_done) StrBuf word = {}; /* one buffer for all words of the line */
         ExecLine l = {};
         const char *p = value;
         int r;
 
         do {
-                r = parse_command(&p, version, unit_name, &l, &word);
+                r = parse_command(&p, version, unit_name, &l, &word, keep);
                 if (r < 0) {
                         exec_line_done(&l);
                         return r;
@@ -482,4 +505,12 @@ int exec_line_parse(const char *value, unsigned version, const char *unit_name, 
 
         *ret = l;
         return 0;
+}
+
+int exec_line_parse(const char *value, unsigned version, const char *unit_name, ExecLine *ret) {
+        return parse_line(value, version, unit_name, true, ret);
+}
+
+int exec_line_check(const char *value, unsigned version, const char *unit_name, ExecLine *ret) {
+        return parse_line(value, version, unit_name, false, ret);
 }

@@ -40,7 +40,7 @@ typedef enum ExecSeverity {
 } ExecSeverity;
 
 typedef struct ExecLine {
-        ExecCommand *commands;    /* the commands systemd keeps */
+        ExecCommand *commands;    /* the commands systemd keeps (NULL from exec_line_check()) */
         size_t n_commands;
         ExecSeverity severity;
         bool dash_escaped;        /* fatal, but downgraded by the '-' prefix */
@@ -56,6 +56,9 @@ typedef struct ExecLine {
  * specifiers (a template, an instance, a plain name or NULL).
  * Returns 0 with *ret filled (look at ret->severity), or -ENOMEM. */
 int exec_line_parse(const char *value, unsigned version, const char *unit_name, ExecLine *ret);
+/* The same verdict without the commands: ret->commands stays NULL, only
+ * n_commands counts them. For callers that judge a line and need no argv. */
+int exec_line_check(const char *value, unsigned version, const char *unit_name, ExecLine *ret);
 void exec_line_done(ExecLine *l);
 
 /* One word as extract_first_word(EXTRACT_UNQUOTE|EXTRACT_CUNESCAPE) with

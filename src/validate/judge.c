@@ -169,7 +169,7 @@ static int check_exec(const JudgeContext *ctx, const char *value, Judgement *j, 
         _cleanup_(exec_line_done) ExecLine l = {};
         int r;
 
-        r = exec_line_parse(value, ctx->version, ctx->unit_name, &l);
+        r = exec_line_check(value, ctx->version, ctx->unit_name, &l);
         if (r < 0)
                 return r;
 

@@ -11,8 +11,9 @@
 #include "predict.h"
 
 bool identity_track(Identity *id, const UnitFile *f, const UnitEntry *e, Verdict v) {
-        /* Most keys matter to none of the checks below. */
-        if (v != VERDICT_FATAL && !strchr("UDEST", e->key[0]))
+        /* Most keys matter to none of the checks below: only User= and
+         * DynamicUser= do, unless the line ends the file. */
+        if (v != VERDICT_FATAL && e->key[0] != 'U' && e->key[0] != 'D')
                 return true;
 
         /* Named, even if systemd then refuses or ignores the value; an

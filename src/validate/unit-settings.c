@@ -18,7 +18,7 @@ static int count_commands(const char *value, unsigned version, const char *unit_
 
         if (!always_parse && !strchr(value, ';'))
                 return 1;
-        r = exec_line_parse(value, version, unit_name, &l);
+        r = exec_line_check(value, version, unit_name, &l);
         if (r >= 0)
                 r = (int) l.n_commands;
         exec_line_done(&l);
