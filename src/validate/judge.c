@@ -290,9 +290,14 @@ static int check_unit_name_list(const JudgeContext *ctx, const Directive *d, con
  * 0..MAX. */
 static bool enum_word_ok(const char *allowed, const char *value, unsigned version, bool *deprecated) {
         const char *max, *caret;
-        size_t n = strlen(allowed);
+        size_t n;
         bool dep = false;
 
+        /* A plain word (at least its first character) must begin the value:
+         * most words of a list fail here, without being taken apart. */
+        if (allowed[0] != '@' && allowed[0] != '^' && allowed[0] != value[0])
+                return false;
+        n = strlen(allowed);
         if (streq(allowed, "@bool"))
                 return parse_boolean(value) >= 0;
         if ((max = startswith(allowed, "@uint:"))) {

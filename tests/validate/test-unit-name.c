@@ -175,6 +175,17 @@ TEST(paths) {
         CHECK(!path_is_normalized("/a/./b"));
         CHECK(!path_is_normalized("./a"));
         CHECK(path_is_normalized("/a/.b/..c"));
+        CHECK(path_is_normalized("/a/b/"));
+        CHECK(path_is_normalized("a"));
+        CHECK(path_is_normalized("/"));
+        CHECK(path_is_normalized("/a/b.../c."));
+        CHECK(!path_is_normalized("/a/.."));
+        CHECK(!path_is_normalized("/a/."));
+        CHECK(!path_is_normalized("../a"));
+        CHECK(!path_is_normalized("."));
+        CHECK(!path_is_normalized("//a"));
+        CHECK(!path_is_normalized("/a/b//"));
+        CHECK(!path_is_normalized(""));
         CHECK(filename_is_valid("true"));
         CHECK(filename_is_valid("${FOO}"));
         CHECK(!filename_is_valid("bin/true"));
