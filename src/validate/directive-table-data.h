@@ -14,9 +14,11 @@
 extern const Directive directive_table[];
 extern const size_t directive_table_size;
 
-/* One entry per name: its rows are directive_table[first..first+count). */
+/* One entry per name: its rows are directive_table[first..first+count).
+ * head and tail are its directive_name_words(). */
 typedef struct DirectiveName {
         const char *name;
+        uint64_t head, tail;
         uint8_t len;
         uint16_t first;
         uint8_t count;
@@ -31,10 +33,11 @@ extern const uint64_t directive_name_seed;
 extern const uint16_t directive_name_displacement[1 << DIRECTIVE_NAME_BUCKET_BITS];
 extern const int16_t directive_name_slots[1 << DIRECTIVE_NAME_SLOT_BITS];
 
-/* The first and last eight bytes and the length, as the generator
- * (name_hash()) computes it. */
-static inline uint64_t directive_name_hash(const char *s, size_t n) {
-        uint64_t a = 0, b, x;
+/* The first and the last eight bytes of a name (all of them, twice, for a
+ * shorter one), little-endian, as the generator's name_words(). Up to 16
+ * bytes, they and the length tell names apart. */
+static inline void directive_name_words(const char *s, size_t n, uint64_t *ret_head, uint64_t *ret_tail) {
+        uint64_t a = 0, b;
 
         if (n >= 8) {
                 memcpy(&a, s, 8);
@@ -46,6 +49,13 @@ static inline uint64_t directive_name_hash(const char *s, size_t n) {
                         a |= (uint64_t) (unsigned char) s[i] << (8 * i);
                 b = a;
         }
-        x = a * UINT64_C(0x9E3779B97F4A7C15) + (b ^ n);
+        *ret_head = a;
+        *ret_tail = b;
+}
+
+/* The words and the length mixed, as the generator's name_hash(). */
+static inline uint64_t directive_name_hash(uint64_t head, uint64_t tail, size_t n) {
+        uint64_t x = head * UINT64_C(0x9E3779B97F4A7C15) + (tail ^ n);
+
         return (x ^ (x >> 32)) * directive_name_seed;
 }

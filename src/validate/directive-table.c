@@ -6,14 +6,24 @@
 #include "directive-table.h"
 
 int directive_name_find(const char *name) {
-        size_t n = strlen(name);
-        uint64_t h = directive_name_hash(name, n);
-        size_t bucket = h >> (64 - DIRECTIVE_NAME_BUCKET_BITS);
-        size_t slot = ((h >> 20) ^ directive_name_displacement[bucket]) & ((1u << DIRECTIVE_NAME_SLOT_BITS) - 1);
-        int16_t id = directive_name_slots[slot];
+        size_t n = strlen(name), bucket, slot;
+        const DirectiveName *dn;
+        uint64_t head, tail, h;
+        int16_t id;
 
-        /* The slot is the only place the name can be: one compare decides. */
-        if (id < 0 || directive_names[id].len != n || memcmp(directive_names[id].name, name, n) != 0)
+        directive_name_words(name, n, &head, &tail);
+        h = directive_name_hash(head, tail, n);
+        bucket = h >> (64 - DIRECTIVE_NAME_BUCKET_BITS);
+        slot = ((h >> 20) ^ directive_name_displacement[bucket]) & ((1u << DIRECTIVE_NAME_SLOT_BITS) - 1);
+        id = directive_name_slots[slot];
+
+        /* The slot is the only place the name can be: one compare decides,
+         * of the words already at hand and, past 16 bytes, the middle. */
+        if (id < 0)
+                return -1;
+        dn = &directive_names[id];
+        if (dn->len != n || dn->head != head || dn->tail != tail ||
+            (n > 16 && memcmp(dn->name + 8, name + 8, n - 16) != 0))
                 return -1;
         return id;
 }
@@ -46,14 +56,6 @@ DirectiveSection directive_section_from_name(const char *section) {
         }
         return streq(section, unit_type_section(t)) ? (DirectiveSection) (DIRECTIVE_SECTION_TYPE + t)
                                                     : _DIRECTIVE_SECTION_INVALID;
-}
-
-bool directive_section_in_type(DirectiveSection section, UnitType type) {
-        if (section == DIRECTIVE_SECTION_UNIT || section == DIRECTIVE_SECTION_INSTALL)
-                return true;
-        if (section < DIRECTIVE_SECTION_TYPE || section >= _DIRECTIVE_SECTION_MAX)
-                return false;
-        return type < 0 || type >= _UNIT_TYPE_MAX || section == (DirectiveSection) (DIRECTIVE_SECTION_TYPE + type);
 }
 
 const Directive *directive_lookup_in(UnitType type, DirectiveSection section, const char *key) {
@@ -124,16 +126,6 @@ const char *directive_section(const Directive *d, UnitType type) {
                 if (d->types & UNIT_TYPE_BIT(t))
                         return unit_type_section((UnitType) t);
         return NULL;
-}
-
-bool directive_is_fatal(const Directive *d, unsigned version) {
-        if (!d || d->fatal_since == 0 || version < d->fatal_since)
-                return false;
-        return d->fatal_until == 0 || version <= d->fatal_until;
-}
-
-bool directive_exists_in(const Directive *d, unsigned version) {
-        return d && (d->since == 0 || version >= d->since);
 }
 
 const char *directive_kind_to_string(DirectiveKind k) {

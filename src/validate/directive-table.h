@@ -139,7 +139,13 @@ const Directive *directive_lookup_in(UnitType type, DirectiveSection section, co
 DirectiveSection directive_section_from_name(const char *section);
 /* unit_type_has_section() for an interned section: [Unit], [Install] and
  * the type's own; with an invalid type any type's section. */
-bool directive_section_in_type(DirectiveSection section, UnitType type);
+static inline bool directive_section_in_type(DirectiveSection section, UnitType type) {
+        if (section == DIRECTIVE_SECTION_UNIT || section == DIRECTIVE_SECTION_INSTALL)
+                return true;
+        if (section < DIRECTIVE_SECTION_TYPE || section >= _DIRECTIVE_SECTION_MAX)
+                return false;
+        return type < 0 || type >= _UNIT_TYPE_MAX || section == (DirectiveSection) (DIRECTIVE_SECTION_TYPE + type);
+}
 
 /* The id of a directive name (a DirectiveNameId of the generated
  * directive-names.h), or -1 when no section of any unit type has a
@@ -158,8 +164,14 @@ size_t directive_count(void);
 const char *directive_section(const Directive *d, UnitType type);
 
 /* Whether an invalid value refuses the unit in this systemd version. */
-bool directive_is_fatal(const Directive *d, unsigned version);
+static inline bool directive_is_fatal(const Directive *d, unsigned version) {
+        if (!d || d->fatal_since == 0 || version < d->fatal_since)
+                return false;
+        return d->fatal_until == 0 || version <= d->fatal_until;
+}
 /* Whether the directive exists in that version (as far as recorded). */
-bool directive_exists_in(const Directive *d, unsigned version);
+static inline bool directive_exists_in(const Directive *d, unsigned version) {
+        return d && (d->since == 0 || version >= d->since);
+}
 
 const char *directive_kind_to_string(DirectiveKind k);

@@ -40,16 +40,21 @@ SLOT_BITS = 10     # 1024 slots for the names (at most 1024 names)
 BUCKET_BITS = 7    # 128 buckets, each with its displacement
 
 
-def name_hash(name, seed):
-    """directive_name_hash() in directive-table-data.h must agree: the first
-    and the last eight bytes (all of them for a shorter name, little-endian)
-    and the length, mixed with a seed the generator picks."""
+def name_words(name):
+    """directive_name_words(): the first and the last eight bytes of the
+    name (all of them for a shorter name), little-endian."""
     n = len(name)
     if n >= 8:
-        a = int.from_bytes(name[:8], 'little')
-        b = int.from_bytes(name[n - 8:], 'little')
-    else:
-        a = b = int.from_bytes(name, 'little')
+        return int.from_bytes(name[:8], 'little'), int.from_bytes(name[n - 8:], 'little')
+    a = int.from_bytes(name, 'little')
+    return a, a
+
+
+def name_hash(name, seed):
+    """directive_name_hash() in directive-table-data.h must agree: the
+    name's words and its length, mixed with a seed the generator picks."""
+    n = len(name)
+    a, b = name_words(name)
     x = (a * GOLDEN + (b ^ n)) & M64
     return ((x ^ (x >> 32)) * seed) & M64
 
@@ -174,7 +179,9 @@ def main():
     out.append('')
     out.append('const DirectiveName directive_names[] = {')
     for name, first, count in names:
-        out.append(f'        {{ {c_string(name)}, {len(name.encode())}, {first}, {count} }},')
+        head, tail = name_words(name.encode())
+        out.append(f'        {{ {c_string(name)}, UINT64_C({head:#x}), UINT64_C({tail:#x}), '
+                   f'{len(name.encode())}, {first}, {count} }},')
     out.append('};')
     seed, slots, disp = perfect_hash([n[0].encode() for n in names])
     out.append('')

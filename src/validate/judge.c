@@ -569,8 +569,10 @@ int judge_assignment_in(const JudgeContext *ctx, DirectiveSection section_id, co
         }
         else {
                 j.verdict = VERDICT_OK;
-                free(j.message);
-                j.message = NULL;
+                if (j.message) {
+                        free(j.message);
+                        j.message = NULL;
+                }
         }
         r = 0;
 
