@@ -20,6 +20,13 @@ static inline bool is_blank_char(char c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+/* strspn(s, BLANKS) for the usual zero or one blank, without a call. */
+static inline const char *skip_blanks(const char *s) {
+        while (is_blank_char(*s))
+                s++;
+        return s;
+}
+
 static int append_utf8(StrBuf *b, uint32_t cp) {
         char s[4];
         size_t n;
@@ -123,7 +130,7 @@ int exec_extract_word_buf(const char **p, StrBuf *b, bool *ret_unknown_escape) {
         char quote = 0;
         int r;
 
-        s += strspn(s, BLANKS);
+        s = skip_blanks(s);
         if (!*s) {
                 *p = s;
                 return 0;
@@ -196,7 +203,7 @@ int exec_extract_word_buf(const char **p, StrBuf *b, bool *ret_unknown_escape) {
                         continue;
                 }
                 /* A blank ends the word. */
-                s += strspn(s, BLANKS);
+                s = skip_blanks(s);
                 break;
         }
 
