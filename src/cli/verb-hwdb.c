@@ -206,7 +206,7 @@ static int lookup_and_print(void *userdata) {
         const Query *q = userdata;
         int r;
 
-        r = hwdb_lookup(q->l, q->db, q->key);
+        r = hwdb_lookup_next(q->l, q->db, q->key);
         if (r < 0)
                 return r;
         return print_answer(q->o, q->l, q->block);
