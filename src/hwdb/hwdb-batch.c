@@ -151,6 +151,21 @@ static void sort_keys(HwdbBatch *t) {
                         continue;
                 }
 
+                /* Bytes all entries share are skipped, not distributed. */
+                uint64_t differ = 0;
+                for (size_t i = 1; i < run.n; i++)
+                        differ |= e[i].chunk ^ e[0].chunk;
+                if (differ == 0) {
+                        size_t next = run.off - run.off % 8 + 8;
+
+                        if (e[0].len > next)
+                                t->runs[n_runs++] = (HwdbBatchRun) { run.start, run.n, next };
+                        continue;
+                }
+                /* The bytes before off are equal, so the first differing
+                 * byte is at off or after it. */
+                run.off += (size_t) __builtin_clzll(differ) / 8 - run.off % 8;
+
                 unsigned shift = 56 - 8 * (unsigned) (run.off % 8);
                 size_t count[256] = {}, pos = 0;
 
