@@ -307,9 +307,18 @@ prune:
  * the key. */
 static int glob_scan(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, size_t skip,
                      const char *key, size_t pos) {
-        uint8_t mode = l->glob->usable ? MATCH_EXACT : MATCH_OFF;
-        bool one_word = l->glob->usable && l->glob->words == 1;
+        uint8_t mode;
+        bool one_word;
         int r;
+
+        if (!l->glob_ready) {
+                r = hwdb_glob_key_init(l->glob, key, l->key_len);
+                if (r < 0)
+                        return r;
+                l->glob_ready = true;
+        }
+        mode = l->glob->usable ? MATCH_EXACT : MATCH_OFF;
+        one_word = l->glob->usable && l->glob->words == 1;
 
         l->pattern_len = 0;
         l->n_stack = 0;
@@ -478,13 +487,12 @@ static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) 
                         return -ENOMEM;
         }
         key_len = strlen(key);
+        /* The matcher is set up by the first glob scan: a key whose walk
+         * meets no glob does without. */
+        l->key_len = key_len;
+        l->glob_ready = l->no_prune;
         if (l->no_prune)
                 l->glob->usable = false;
-        else {
-                r = hwdb_glob_key_init(l->glob, key, key_len);
-                if (r < 0)
-                        return r;
-        }
 
         l->visits = 0;
         l->max_visits = b->max_nodes > UINT64_MAX / (key_len + 2) ? UINT64_MAX

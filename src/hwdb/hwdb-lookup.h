@@ -47,6 +47,8 @@ typedef struct HwdbLookup {
         uint64_t *sets;         /* position sets of the scan frames */
         size_t sets_allocated;
         HwdbGlobKey *glob;
+        size_t key_len;
+        bool glob_ready;        /* glob is set up for this key */
         uint64_t visits, max_visits;
         /* The literal path the last lookup took, for hwdb_lookup_next(). */
         HwdbPathStep *path;
