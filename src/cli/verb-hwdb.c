@@ -457,6 +457,8 @@ static int query_stream(Out *o, HwdbLookup *l, const HwdbBin *db, const char *wh
                         if (!nl)
                                 break;
                         r = pending_add_line(&p, buf + start, end - start, line, too_long, has_nul);
+                        if (r >= 0 && p.n_lines >= PENDING_MAX_LINES)
+                                r = pending_answer(&p, n_refused);
                         if (r < 0)
                                 return r;
                         start = scan = end + 1;
@@ -465,8 +467,7 @@ static int query_stream(Out *o, HwdbLookup *l, const HwdbBin *db, const char *wh
                 }
                 if (eof)
                         break;
-                if (p.n_lines > 0 && (KEY_BUFFER_SIZE - 1 - len < KEY_READ_MIN ||
-                                      p.n_lines >= PENDING_MAX_LINES || !input_ready(fd))) {
+                if (p.n_lines > 0 && (KEY_BUFFER_SIZE - 1 - len < KEY_READ_MIN || !input_ready(fd))) {
                         r = pending_answer(&p, n_refused);
                         if (r < 0)
                                 return r;
