@@ -255,36 +255,37 @@ static int unit_record_json(Filter *f, const UnitGroup *g) {
 }
 
 static int write_json(Filter *f, const UnitGroup *g) {
-        _cleanup_(strbuf_done) StrBuf extra = {};
+        StrBuf *out = &f->out;
         bool first = true;
         int r = 0;
 
+        /* Each file's record is written straight into the output: its own
+         * members, then the unit's. */
         for (size_t i = 0; r >= 0 && i < g->n_files; i++) {
                 const UnitFile *uf = g->files[i].file;
 
                 if (!uf)
                         continue;
-                strbuf_reset(&extra);
-                r = strbuf_append_str(&extra, ",\"verdict\":\"");
+                r = unit_file_to_json_open(uf, out);
                 if (r >= 0)
-                        r = strbuf_append_str(&extra, group_verdict_to_string(g->verdict));
+                        r = strbuf_append_str(out, ",\"verdict\":\"");
                 if (r >= 0)
-                        r = strbuf_append_str(&extra, "\",\"unit_diagnostics\":[");
+                        r = strbuf_append_str(out, group_verdict_to_string(g->verdict));
+                if (r >= 0)
+                        r = strbuf_append_str(out, "\",\"unit_diagnostics\":[");
                 /* Findings about the unit as a whole go with its first file. */
                 for (size_t k = 0; r >= 0 && first && k < g->diags.n; k++) {
                         if (k > 0)
-                                r = strbuf_append_char(&extra, ',');
+                                r = strbuf_append_char(out, ',');
                         if (r >= 0)
-                                r = diag_to_json(&g->diags.items[k], &extra);
+                                r = diag_to_json(&g->diags.items[k], out);
                 }
                 if (r >= 0)
-                        r = strbuf_append_char(&extra, ']');
+                        r = strbuf_append_char(out, ']');
                 if (r >= 0 && first && g->systemd.known)
-                        r = prediction_to_json(&g->systemd, &extra);
+                        r = prediction_to_json(&g->systemd, out);
                 if (r >= 0)
-                        r = unit_file_to_json(uf, extra.data, &f->out);
-                if (r >= 0)
-                        r = strbuf_append_char(&f->out, '\n');
+                        r = strbuf_append(out, "}\n", 2);
                 first = false;
         }
         return r;

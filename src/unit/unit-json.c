@@ -94,7 +94,7 @@ static int entries_to_json(const UnitFile *f, int section, StrBuf *out) {
         return r;
 }
 
-int unit_file_to_json(const UnitFile *f, const char *extra_fields, StrBuf *out) {
+int unit_file_to_json_open(const UnitFile *f, StrBuf *out) {
         const char *type = unit_type_to_string(f->type);
         int r;
 
@@ -186,6 +186,13 @@ int unit_file_to_json(const UnitFile *f, const char *extra_fields, StrBuf *out) 
         }
         if (r >= 0)
                 r = strbuf_append_char(out, ']');
+        return r < 0 ? r : 0;
+}
+
+int unit_file_to_json(const UnitFile *f, const char *extra_fields, StrBuf *out) {
+        int r;
+
+        r = unit_file_to_json_open(f, out);
         if (r >= 0 && extra_fields)
                 r = strbuf_append_str(out, extra_fields);
         if (r >= 0)
