@@ -332,10 +332,17 @@ static bool maybe_header(const char *l, size_t n) {
         return l[0] == '\x1b' || (l[0] == '#' && l[1] == ' ' && (l[2] == '/' || l[2] == 'U' || l[2] == '\x1b'));
 }
 
-/* Whether a line starting with c needs a look: a blank line, or one that
- * may be a header ('#', or an escape sequence first). */
-static bool line_needs_look(char c) {
-        return c == '\n' || c == '#' || c == '\x1b';
+/* Whether the line at p (avail bytes of it in the buffer) needs a look: a
+ * blank line, or one that may be a header: an escape sequence first, or
+ * '#' followed by what maybe_header() looks for (when those bytes are not
+ * in the buffer yet, it may be). A comment like "# text" is content
+ * wherever it stands. */
+static bool line_needs_look(const char *p, size_t avail) {
+        if (p[0] == '\n' || p[0] == '\x1b')
+                return true;
+        if (p[0] != '#')
+                return false;
+        return avail < 3 || (p[1] == ' ' && (p[2] == '/' || p[2] == 'U' || p[2] == '\x1b'));
 }
 
 /* Content lines that need no look, and are whole in the buffer, are passed
@@ -348,7 +355,7 @@ static void skip_plain_lines(CatReader *r) {
         size_t used = r->pos - r->mark, room, i = 0;
         unsigned lines = 0;
 
-        if (r->pos >= r->buf.len || used >= r->max_file || line_needs_look(p[0]))
+        if (r->pos >= r->buf.len || used >= r->max_file || line_needs_look(p, r->buf.len - r->pos))
                 return;
         room = MIN(r->buf.len - r->pos, r->max_file - used);
         for (;;) {
@@ -358,7 +365,7 @@ static void skip_plain_lines(CatReader *r) {
                         break;
                 i = (size_t) (nl - p) + 1;
                 lines++;
-                if (i >= room || line_needs_look(p[i]))
+                if (i >= room || line_needs_look(p + i, room - i))
                         break;
         }
         r->pos += i;
