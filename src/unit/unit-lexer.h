@@ -146,6 +146,19 @@ static inline __attribute__((always_inline)) bool physline_next(const char *data
 
         end = scan_line(data, i, size, &ascii);
 
+        /* The common terminator, a lone LF, without the loop. */
+        if (end < size && data[end] == '\n' && data[end + 1] != '\r' && data[end + 1] != '\0') {
+                *ret = (PhysLine) {
+                        .start = *pos,
+                        .len = end - *pos,
+                        .term_len = 1,
+                        .term_kinds = LINE_END_LF,
+                        .ascii = ascii,
+                };
+                *pos = end + 1;
+                return true;
+        }
+
         i = end;
         while (i < size) {
                 unsigned k = eol_kind(data[i]);
