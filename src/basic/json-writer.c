@@ -19,7 +19,7 @@
 
 /* Writes the escape (or the UTF-8 sequence, or U+FFFD) for the byte at
  * s[*i], which is not plain, to o; returns the new end of output. */
-static char *escape_one(const char *s, size_t n, size_t *i, char *o, bool *replaced) {
+static inline char *escape_one(const char *s, size_t n, size_t *i, char *o, bool *replaced) {
         static const char hex[] = "0123456789abcdef";
         unsigned char c = (unsigned char) s[*i];
         uint32_t cp;
@@ -92,7 +92,8 @@ static inline __m128i load_partial(const char *p, size_t n) {
  * byte that needs a look (below 0x20 or from 0x80 on, which is one signed
  * comparison, a quote, a backslash) is found in its mask. A short tail is
  * read through a zeroed block, never past the input. */
-static char *escape_chunk(const char *s, size_t n, size_t *pi, size_t end, char *o, bool *replaced) {
+static inline __attribute__((always_inline)) char *escape_chunk(const char *s, size_t n, size_t *pi, size_t end,
+                                                             char *o, bool *replaced) {
         const __m128i space = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\');
         size_t i = *pi;
 
@@ -133,7 +134,8 @@ static inline bool byte_is_plain(unsigned char c) {
         return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
 }
 
-static char *escape_chunk(const char *s, size_t n, size_t *pi, size_t end, char *o, bool *replaced) {
+static inline __attribute__((always_inline)) char *escape_chunk(const char *s, size_t n, size_t *pi, size_t end,
+                                                             char *o, bool *replaced) {
         size_t i = *pi;
 
         while (i < end) {
@@ -146,6 +148,15 @@ static char *escape_chunk(const char *s, size_t n, size_t *pi, size_t end, char 
         return o;
 }
 #endif
+
+char *json_write_string(char *o, const char *s, size_t n, bool *replaced) {
+        size_t i = 0;
+
+        *o++ = '"';
+        o = escape_chunk(s, n, &i, n, o, replaced);
+        *o++ = '"';
+        return o;
+}
 
 int json_append_string(StrBuf *out, const char *s, size_t n) {
         bool replaced = false;

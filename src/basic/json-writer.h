@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "strbuf.h"
@@ -11,3 +12,10 @@
  * replacement happened, 0 if the text was carried over exactly, or -ENOMEM. */
 int json_append_string(StrBuf *out, const char *s, size_t n);
 int json_append_cstring(StrBuf *out, const char *s);
+
+/* For a writer that reserves the room of a whole record once: how much
+ * room the literal of n bytes may take at most, and the writer itself,
+ * which puts the literal (quotes included) at o and returns its end.
+ * *replaced is set when a byte became U+FFFD. */
+#define JSON_STRING_ROOM(n) (6 * (n) + 34)
+char *json_write_string(char *o, const char *s, size_t n, bool *replaced);

@@ -31,6 +31,30 @@ static const char *edit_to_string(EntryEdit e) {
         return "keep";
 }
 
+/* Decimal digits of v at o, counted first and written from the last;
+ * returns their end. */
+static char *write_uint(char *o, unsigned v) {
+        size_t digits = 1;
+        char *end;
+
+        for (unsigned t = v; t >= 10; t /= 10)
+                digits++;
+        end = o + digits;
+        o = end;
+        do {
+                *--o = (char) ('0' + v % 10);
+                v /= 10;
+        } while (v > 0);
+        return end;
+}
+
+#define PUT(o, lit) (memcpy((o), (lit), sizeof(lit) - 1), (o) + sizeof(lit) - 1)
+
+/* Entries without an edit text (all but edited ones) that are not huge:
+ * the room for the whole record is reserved once and it is written
+ * straight into the buffer. */
+#define ENTRY_FAST_MAX ((size_t) 16384)
+
 static int entry_to_json(const UnitFile *f, const UnitEntry *e, StrBuf *out) {
         size_t raw_len = e->raw_end - e->raw_start;
         int r;
@@ -40,6 +64,34 @@ static int entry_to_json(const UnitFile *f, const UnitEntry *e, StrBuf *out) {
                                f->data[e->raw_start + raw_len - 1] == '\r' ||
                                f->data[e->raw_start + raw_len - 1] == '\0'))
                 raw_len--;
+
+        if (!e->edit_text && raw_len <= ENTRY_FAST_MAX) {
+                size_t kl = strlen(e->key), vl = strlen(e->value);
+                bool replaced = false;
+                char *o;
+
+                r = strbuf_reserve(out, JSON_STRING_ROOM(kl) + JSON_STRING_ROOM(vl) + JSON_STRING_ROOM(raw_len) +
+                                                128);
+                if (r < 0)
+                        return r;
+                o = out->data + out->len;
+                o = PUT(o, "{\"key\":");
+                o = json_write_string(o, e->key, kl, &replaced);
+                o = PUT(o, ",\"value\":");
+                o = json_write_string(o, e->value, vl, &replaced);
+                o = PUT(o, ",\"raw\":");
+                o = json_write_string(o, f->data + e->raw_start, raw_len, &replaced);
+                o = PUT(o, ",\"lines\":[");
+                o = write_uint(o, e->line_first);
+                *o++ = ',';
+                o = write_uint(o, e->line_last);
+                o = PUT(o, "],\"edit\":\"");
+                o = e->edit == EDIT_KEEP ? PUT(o, "keep") : stpcpy(o, edit_to_string(e->edit));
+                o = PUT(o, "\"}");
+                *o = '\0';
+                out->len = (size_t) (o - out->data);
+                return 0;
+        }
 
         r = strbuf_append_str(out, "{\"key\":");
         if (r >= 0)
