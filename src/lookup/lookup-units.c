@@ -311,10 +311,13 @@ static void name_list_done(NameList *l) {
  * prefixes, most specific first (the same for every directory). Only names
  * that have a drop-in directory somewhere are kept. */
 static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth) {
-        _cleanup_free_ char *prefix = NULL, *instance = NULL, *built = NULL;
-        UnitType type;
+        /* The name is valid (shorter than UNIT_NAME_MAX) once classified:
+         * its parts are cut from it here, on the stack, with one
+         * classification instead of one per helper. */
+        char prefix[UNIT_NAME_MAX], built[2 * UNIT_NAME_MAX + 16];
+        const char *at, *dot, *type_name;
+        size_t n_prefix, n_instance = 0, k;
         bool chopped = false;
-        char *dash;
         int r, kind;
 
         if (depth > 64)
@@ -328,9 +331,9 @@ static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth
                 }
                 l->items[l->n++] = s;
         }
-        kind = unit_name_to_instance(name, &instance);
+        kind = unit_name_classify(name);
         if (kind < 0)
-                return kind == -ENOMEM ? kind : 0;
+                return 0;
         if (kind == UNIT_NAME_INSTANCE) {
                 _cleanup_free_ char *template = NULL;
 
@@ -344,13 +347,17 @@ static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth
         if (!sd_behaves(SD_DROPINS_DASH_PREFIX, b->version))
                 return 0;
 
-        r = unit_name_to_prefix(name, &prefix);
-        if (r < 0)
-                return r;
+        dot = strrchr(name, '.');
+        at = kind == UNIT_NAME_PLAIN ? NULL : strchr(name, '@');
+        n_prefix = (size_t) ((at ? at : dot) - name);
+        if (kind == UNIT_NAME_INSTANCE)
+                n_instance = (size_t) (dot - at - 1);
+        memcpy(prefix, name, n_prefix);
+        prefix[n_prefix] = '\0';
         for (;;) {
+                char *dash = strrchr(prefix, '-');
                 size_t n;
 
-                dash = strrchr(prefix, '-');
                 if (!dash)
                         return 0;
                 n = (size_t) (dash - prefix);
@@ -358,16 +365,25 @@ static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth
                         return 0;
                 if (prefix[n + 1] != '\0' || chopped) {
                         prefix[n + 1] = '\0';
+                        n_prefix = n + 1;
                         break;
                 }
                 prefix[n] = '\0';       /* a trailing dash is chopped once */
                 chopped = true;
         }
-        type = unit_name_to_type(name);
-        built = strjoin(prefix, kind == UNIT_NAME_INSTANCE ? "@" : "", kind == UNIT_NAME_INSTANCE ? instance : "",
-                        ".", unit_type_to_string(type));
-        if (!built)
-                return -ENOMEM;
+        type_name = unit_type_to_string(unit_type_from_string(dot + 1));
+        if (!type_name)
+                return 0;
+        /* prefix[@instance].type: each part is shorter than the name. */
+        memcpy(built, prefix, n_prefix);
+        k = n_prefix;
+        if (kind == UNIT_NAME_INSTANCE) {
+                built[k++] = '@';
+                memcpy(built + k, at + 1, n_instance);
+                k += n_instance;
+        }
+        built[k++] = '.';
+        strcpy(built + k, type_name);
         if (!unit_name_is_valid(built, UNIT_NAME_ANY))
                 return 0;
         return expand_name(b, l, built, depth + 1);
