@@ -275,11 +275,15 @@ typedef struct DirList {
         size_t n, allocated;
 } DirList;
 
-static int dirlist_add(Builder *b, DirList *l, size_t dir, const char *key) {
-        DropinDir *d = strmap_get(&b->dropin_index, key);
+/* Adds the drop-in directory of search directory dir from a name's chain
+ * (sorted by search directory); *cursor, the chain's head at first, moves
+ * along it as dir grows, so that the chain is looked up once per name. */
+static int dirlist_add(DirList *l, DropinDir **cursor, size_t dir) {
+        DropinDir *d = *cursor;
 
         while (d && d->dir < dir)
                 d = d->next;
+        *cursor = d;
         if (!d || d->dir != dir)
                 return 0;
         d->used = true;
@@ -496,17 +500,28 @@ static int collect_dropins(Builder *b, LookupUnit *u) {
         /* Every name of the unit, in every directory; the type-wide
          * directories last, as the most generic. */
         for (size_t k = 0; r >= 0 && k <= u->n_aliases; k++) {
+                _cleanup_free_ DropinDir **cursors = NULL;
                 NameList names = {};
 
                 r = expand_name(b, &names, k == 0 ? u->id : u->aliases[k - 1], 0);
+                if (r >= 0 && names.n > 0) {
+                        cursors = malloc_multiply(names.n, sizeof(DropinDir *));
+                        if (!cursors)
+                                r = -ENOMEM;
+                }
+                for (size_t j = 0; r >= 0 && j < names.n; j++)
+                        cursors[j] = strmap_get(&b->dropin_index, names.items[j]);
                 for (size_t i = 0; r >= 0 && names.n > 0 && i < b->set->paths.n_dirs; i++)
                         for (size_t j = 0; r >= 0 && j < names.n; j++)
-                                r = dirlist_add(b, &l, i, names.items[j]);
+                                r = dirlist_add(&l, &cursors[j], i);
                 name_list_done(&names);
         }
-        if (type >= 0 && sd_behaves(SD_DROPINS_TYPE_WIDE, b->version))
+        if (r >= 0 && type >= 0 && sd_behaves(SD_DROPINS_TYPE_WIDE, b->version)) {
+                DropinDir *cursor = strmap_get(&b->dropin_index, unit_type_to_string(type));
+
                 for (size_t i = 0; r >= 0 && i < b->set->paths.n_dirs; i++)
-                        r = dirlist_add(b, &l, i, unit_type_to_string(type));
+                        r = dirlist_add(&l, &cursor, i);
+        }
 
         /* One file per name: the first directory wins; then by name. */
         for (size_t i = 0; r >= 0 && i < l.n; i++) {
