@@ -202,45 +202,52 @@ int diag_format_text(const Diag *d, StrBuf *out) {
         return r;
 }
 
-static int json_field(StrBuf *out, const char *name, const char *value, bool comma) {
-        int r;
+#define PUT(o, lit) (memcpy((o), (lit), sizeof(lit) - 1), (o) + sizeof(lit) - 1)
 
-        r = strbuf_append(out, comma ? ",\"" : "\"", comma ? 2 : 1);
-        if (r >= 0)
-                r = strbuf_append_str(out, name);
-        if (r >= 0)
-                r = strbuf_append(out, "\":", 2);
-        if (r < 0)
-                return r;
+/* A member's value: the string, or null. */
+static char *put_value(char *o, const char *value, size_t n, bool *replaced) {
         if (!value)
-                return strbuf_append_str(out, "null");
-        r = json_append_cstring(out, value);
-        return r < 0 ? r : 0;
+                return PUT(o, "null");
+        return json_write_string(o, value, n, replaced);
 }
 
+/* The room for the whole object is reserved once and it is written
+ * straight into the buffer. */
 int diag_to_json(const Diag *d, StrBuf *out) {
+        const char *severity = diag_severity_to_string(d->severity), *effect = systemd_effect_to_string(d->effect);
+        size_t n_rule = d->rule ? strlen(d->rule) : 0, n_file = d->file ? strlen(d->file) : 0,
+               n_section = d->section ? strlen(d->section) : 0, n_key = d->key ? strlen(d->key) : 0,
+               n_message = d->message ? strlen(d->message) : 0, n_severity = strlen(severity),
+               n_effect = strlen(effect), room;
+        bool replaced = false;
+        char *o;
         int r;
 
-        r = strbuf_append_char(out, '{');
-        if (r >= 0)
-                r = json_field(out, "rule", d->rule, false);
-        if (r >= 0)
-                r = json_field(out, "severity", diag_severity_to_string(d->severity), true);
-        if (r >= 0)
-                r = json_field(out, "systemd", systemd_effect_to_string(d->effect), true);
-        if (r >= 0)
-                r = json_field(out, "file", d->file, true);
-        if (r >= 0)
-                r = strbuf_append_str(out, ",\"line\":");
-        if (r >= 0)
-                r = strbuf_append_uint(out, d->line);
-        if (r >= 0)
-                r = json_field(out, "section", d->section, true);
-        if (r >= 0)
-                r = json_field(out, "key", d->key, true);
-        if (r >= 0)
-                r = json_field(out, "message", d->message, true);
-        if (r >= 0)
-                r = strbuf_append_char(out, '}');
-        return r;
+        room = JSON_STRING_ROOM(n_rule) + JSON_STRING_ROOM(n_file) + JSON_STRING_ROOM(n_section) +
+               JSON_STRING_ROOM(n_key) + JSON_STRING_ROOM(n_message) + JSON_STRING_ROOM(n_severity) +
+               JSON_STRING_ROOM(n_effect) + 128;
+        r = strbuf_reserve(out, room);
+        if (r < 0)
+                return r;
+        o = out->data + out->len;
+        o = PUT(o, "{\"rule\":");
+        o = put_value(o, d->rule, n_rule, &replaced);
+        o = PUT(o, ",\"severity\":");
+        o = json_write_string(o, severity, n_severity, &replaced);
+        o = PUT(o, ",\"systemd\":");
+        o = json_write_string(o, effect, n_effect, &replaced);
+        o = PUT(o, ",\"file\":");
+        o = put_value(o, d->file, n_file, &replaced);
+        o = PUT(o, ",\"line\":");
+        o = json_write_uint(o, d->line);
+        o = PUT(o, ",\"section\":");
+        o = put_value(o, d->section, n_section, &replaced);
+        o = PUT(o, ",\"key\":");
+        o = put_value(o, d->key, n_key, &replaced);
+        o = PUT(o, ",\"message\":");
+        o = put_value(o, d->message, n_message, &replaced);
+        *o++ = '}';
+        *o = '\0';
+        out->len = (size_t) (o - out->data);
+        return 0;
 }

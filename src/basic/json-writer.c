@@ -149,6 +149,22 @@ static inline __attribute__((always_inline)) char *escape_chunk(const char *s, s
 }
 #endif
 
+char *json_write_uint(char *o, uint64_t v) {
+        size_t digits = 1;
+        char *end;
+
+        /* Counted first, then written from the last digit on. */
+        for (uint64_t t = v; t >= 10; t /= 10)
+                digits++;
+        end = o + digits;
+        o = end;
+        do {
+                *--o = (char) ('0' + v % 10);
+                v /= 10;
+        } while (v > 0);
+        return end;
+}
+
 char *json_write_string(char *o, const char *s, size_t n, bool *replaced) {
         size_t i = 0;
 

@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "strbuf.h"
 
@@ -19,3 +20,5 @@ int json_append_cstring(StrBuf *out, const char *s);
  * *replaced is set when a byte became U+FFFD. */
 #define JSON_STRING_ROOM(n) (6 * (n) + 34)
 char *json_write_string(char *o, const char *s, size_t n, bool *replaced);
+/* Decimal digits of v at o (at most 20); returns their end. */
+char *json_write_uint(char *o, uint64_t v);

@@ -31,23 +31,6 @@ static const char *edit_to_string(EntryEdit e) {
         return "keep";
 }
 
-/* Decimal digits of v at o, counted first and written from the last;
- * returns their end. */
-static char *write_uint(char *o, unsigned v) {
-        size_t digits = 1;
-        char *end;
-
-        for (unsigned t = v; t >= 10; t /= 10)
-                digits++;
-        end = o + digits;
-        o = end;
-        do {
-                *--o = (char) ('0' + v % 10);
-                v /= 10;
-        } while (v > 0);
-        return end;
-}
-
 #define PUT(o, lit) (memcpy((o), (lit), sizeof(lit) - 1), (o) + sizeof(lit) - 1)
 
 /* Entries without an edit text (all but edited ones) that are not huge:
@@ -82,9 +65,9 @@ static int entry_to_json(const UnitFile *f, const UnitEntry *e, StrBuf *out) {
                 o = PUT(o, ",\"raw\":");
                 o = json_write_string(o, f->data + e->raw_start, raw_len, &replaced);
                 o = PUT(o, ",\"lines\":[");
-                o = write_uint(o, e->line_first);
+                o = json_write_uint(o, e->line_first);
                 *o++ = ',';
-                o = write_uint(o, e->line_last);
+                o = json_write_uint(o, e->line_last);
                 o = PUT(o, "],\"edit\":\"");
                 o = e->edit == EDIT_KEEP ? PUT(o, "keep") : stpcpy(o, edit_to_string(e->edit));
                 o = PUT(o, "\"}");
