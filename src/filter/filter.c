@@ -185,37 +185,33 @@ static int note_masked(UnitGroup *g) {
         return 0;
 }
 
+#define PUT(o, lit) (memcpy((o), (lit), sizeof(lit) - 1), (o) + sizeof(lit) - 1)
+
 static int prediction_to_json(const UnitPrediction *p, StrBuf *out) {
+        size_t n_state = strlen(p->load_state), n_user = p->user ? strlen(p->user) : 0;
+        bool replaced = false;
+        char *o;
         int r;
 
-        /* Appended piece by piece: printf's parsing of the format would
-         * cost more than the rest of the record. */
-        r = strbuf_append_str(out, ",\"systemd\":{\"version\":");
-        if (r >= 0)
-                r = strbuf_append_uint(out, p->version);
-        if (r >= 0)
-                r = strbuf_append_str(out, ",\"load_state\":");
-        if (r >= 0)
-                r = json_append_cstring(out, p->load_state);
-        if (r >= 0)
-                r = strbuf_append_str(out, ",\"user\":");
-        if (r >= 0)
-                r = p->user ? json_append_cstring(out, p->user) : strbuf_append_str(out, "null");
-        if (r >= 0)
-                r = strbuf_append_str(out, ",\"dynamic_user\":");
-        if (r >= 0)
-                r = strbuf_append_str(out, p->dynamic_user ? "true" : "false");
-        if (r >= 0)
-                r = strbuf_append_str(out, ",\"starts_processes\":");
-        if (r >= 0)
-                r = strbuf_append_str(out, p->starts_processes ? "true" : "false");
-        if (r >= 0)
-                r = strbuf_append_str(out, ",\"runs_as_root\":");
-        if (r >= 0)
-                r = strbuf_append_str(out, p->runs_as_root ? "true" : "false");
-        if (r >= 0)
-                r = strbuf_append_char(out, '}');
-        return r < 0 ? r : 0;
+        /* Reserved once and written straight into the buffer: printf's
+         * parsing of a format, or an append per piece, would cost more
+         * than the rest of the record. */
+        r = strbuf_reserve(out, JSON_STRING_ROOM(n_state) + JSON_STRING_ROOM(n_user) + 160);
+        if (r < 0)
+                return r;
+        o = out->data + out->len;
+        o = PUT(o, ",\"systemd\":{\"version\":");
+        o = json_write_uint(o, p->version);
+        o = PUT(o, ",\"load_state\":");
+        o = json_write_string(o, p->load_state, n_state, &replaced);
+        o = PUT(o, ",\"user\":");
+        o = p->user ? json_write_string(o, p->user, n_user, &replaced) : PUT(o, "null");
+        o = p->dynamic_user ? PUT(o, ",\"dynamic_user\":true") : PUT(o, ",\"dynamic_user\":false");
+        o = p->starts_processes ? PUT(o, ",\"starts_processes\":true") : PUT(o, ",\"starts_processes\":false");
+        o = p->runs_as_root ? PUT(o, ",\"runs_as_root\":true}") : PUT(o, ",\"runs_as_root\":false}");
+        *o = '\0';
+        out->len = (size_t) (o - out->data);
+        return 0;
 }
 
 /* check --format json: the unit as a record (its files, verdict, prediction). */

@@ -129,41 +129,66 @@ static int entries_to_json(const UnitFile *f, int section, StrBuf *out) {
         return r;
 }
 
-int unit_file_to_json_open(const UnitFile *f, StrBuf *out) {
-        const char *type = unit_type_to_string(f->type);
+/* A section's members before its entries. */
+static int section_head_to_json(const UnitSection *sec, StrBuf *out) {
+        size_t n = strlen(sec->name);
+        bool replaced = false;
+        char *o;
         int r;
 
-        r = strbuf_append_str(out, "{\"path\":");
-        if (r >= 0)
-                r = json_append_cstring(out, f->path);
-        if (r >= 0)
-                r = strbuf_append_str(out, ",\"unit\":");
-        if (r >= 0)
-                r = f->unit_name ? json_append_cstring(out, f->unit_name) : strbuf_append_str(out, "null");
-        /* Piece by piece: printf's parsing of a format costs more than
-         * the appends. */
-        if (r >= 0)
-                r = strbuf_append_str(out, ",\"type\":");
-        if (r >= 0)
-                r = type ? json_append_cstring(out, type) : strbuf_append_str(out, "null");
-        if (r >= 0)
-                r = strbuf_append_str(out, f->is_dropin ? ",\"dropin\":true,\"size\":" : ",\"dropin\":false,\"size\":");
-        if (r >= 0)
-                r = strbuf_append_uint(out, f->size);
-        if (r >= 0)
-                r = strbuf_append_str(out, ",\"lines\":");
-        if (r >= 0)
-                r = strbuf_append_uint(out, f->n_lines);
-        if (r >= 0)
-                r = strbuf_append_str(out, f->has_bom ? ",\"bom\":true" : ",\"bom\":false");
-        if (r >= 0 && f->limit_line > 0)
-                r = strbuf_printf(out, ",\"limit_line\":%u", f->limit_line);
-        if (r >= 0) {
-                if (f->failed_line > 0)
-                        r = strbuf_printf(out, ",\"failed_line\":%u", f->failed_line);
-                else
-                        r = strbuf_append_str(out, ",\"failed_line\":null");
+        r = strbuf_reserve(out, JSON_STRING_ROOM(n) + 96);
+        if (r < 0)
+                return r;
+        o = out->data + out->len;
+        o = PUT(o, "{\"name\":");
+        o = json_write_string(o, sec->name, n, &replaced);
+        o = PUT(o, ",\"line\":");
+        o = json_write_uint(o, sec->line);
+        o = PUT(o, ",\"state\":\"");
+        o = stpcpy(o, section_state_to_string(sec->state));
+        o = PUT(o, "\",\"entries\":");
+        *o = '\0';
+        out->len = (size_t) (o - out->data);
+        return 0;
+}
+
+int unit_file_to_json_open(const UnitFile *f, StrBuf *out) {
+        const char *type = unit_type_to_string(f->type);
+        size_t n_path = strlen(f->path), n_unit = f->unit_name ? strlen(f->unit_name) : 0,
+               n_type = type ? strlen(type) : 0;
+        bool replaced = false;
+        char *o;
+        int r;
+
+        /* The members before the entries: their room reserved once, and
+         * written straight into the buffer. */
+        r = strbuf_reserve(out, JSON_STRING_ROOM(n_path) + JSON_STRING_ROOM(n_unit) + JSON_STRING_ROOM(n_type) + 256);
+        if (r < 0)
+                return r;
+        o = out->data + out->len;
+        o = PUT(o, "{\"path\":");
+        o = json_write_string(o, f->path, n_path, &replaced);
+        o = PUT(o, ",\"unit\":");
+        o = f->unit_name ? json_write_string(o, f->unit_name, n_unit, &replaced) : PUT(o, "null");
+        o = PUT(o, ",\"type\":");
+        o = type ? json_write_string(o, type, n_type, &replaced) : PUT(o, "null");
+        o = f->is_dropin ? PUT(o, ",\"dropin\":true,\"size\":") : PUT(o, ",\"dropin\":false,\"size\":");
+        o = json_write_uint(o, f->size);
+        o = PUT(o, ",\"lines\":");
+        o = json_write_uint(o, f->n_lines);
+        o = f->has_bom ? PUT(o, ",\"bom\":true") : PUT(o, ",\"bom\":false");
+        if (f->limit_line > 0) {
+                o = PUT(o, ",\"limit_line\":");
+                o = json_write_uint(o, f->limit_line);
         }
+        if (f->failed_line > 0) {
+                o = PUT(o, ",\"failed_line\":");
+                o = json_write_uint(o, f->failed_line);
+        } else
+                o = PUT(o, ",\"failed_line\":null");
+        *o = '\0';
+        out->len = (size_t) (o - out->data);
+
         if (r >= 0)
                 r = strbuf_append_str(out, ",\"outside\":");
         if (r >= 0)
@@ -174,19 +199,7 @@ int unit_file_to_json_open(const UnitFile *f, StrBuf *out) {
                 if (i > 0)
                         r = strbuf_append_char(out, ',');
                 if (r >= 0)
-                        r = strbuf_append_str(out, "{\"name\":");
-                if (r >= 0)
-                        r = json_append_cstring(out, f->sections[i].name);
-                if (r >= 0)
-                        r = strbuf_append_str(out, ",\"line\":");
-                if (r >= 0)
-                        r = strbuf_append_uint(out, f->sections[i].line);
-                if (r >= 0)
-                        r = strbuf_append_str(out, ",\"state\":\"");
-                if (r >= 0)
-                        r = strbuf_append_str(out, section_state_to_string(f->sections[i].state));
-                if (r >= 0)
-                        r = strbuf_append_str(out, "\",\"entries\":");
+                        r = section_head_to_json(&f->sections[i], out);
                 if (r >= 0)
                         r = entries_to_json(f, (int) i, out);
                 if (r >= 0)
