@@ -202,12 +202,10 @@ int diag_format_text(const Diag *d, StrBuf *out) {
         return r;
 }
 
-#define PUT(o, lit) (memcpy((o), (lit), sizeof(lit) - 1), (o) + sizeof(lit) - 1)
-
 /* A member's value: the string, or null. */
 static char *put_value(char *o, const char *value, size_t n, bool *replaced) {
         if (!value)
-                return PUT(o, "null");
+                return JSON_PUT(o, "null");
         return json_write_string(o, value, n, replaced);
 }
 
@@ -221,33 +219,30 @@ int diag_to_json(const Diag *d, StrBuf *out) {
                n_effect = strlen(effect), room;
         bool replaced = false;
         char *o;
-        int r;
 
         room = JSON_STRING_ROOM(n_rule) + JSON_STRING_ROOM(n_file) + JSON_STRING_ROOM(n_section) +
                JSON_STRING_ROOM(n_key) + JSON_STRING_ROOM(n_message) + JSON_STRING_ROOM(n_severity) +
                JSON_STRING_ROOM(n_effect) + 128;
-        r = strbuf_reserve(out, room);
-        if (r < 0)
-                return r;
-        o = out->data + out->len;
-        o = PUT(o, "{\"rule\":");
+        o = json_begin(out, room);
+        if (!o)
+                return -ENOMEM;
+        o = JSON_PUT(o, "{\"rule\":");
         o = put_value(o, d->rule, n_rule, &replaced);
-        o = PUT(o, ",\"severity\":");
+        o = JSON_PUT(o, ",\"severity\":");
         o = json_write_string(o, severity, n_severity, &replaced);
-        o = PUT(o, ",\"systemd\":");
+        o = JSON_PUT(o, ",\"systemd\":");
         o = json_write_string(o, effect, n_effect, &replaced);
-        o = PUT(o, ",\"file\":");
+        o = JSON_PUT(o, ",\"file\":");
         o = put_value(o, d->file, n_file, &replaced);
-        o = PUT(o, ",\"line\":");
+        o = JSON_PUT(o, ",\"line\":");
         o = json_write_uint(o, d->line);
-        o = PUT(o, ",\"section\":");
+        o = JSON_PUT(o, ",\"section\":");
         o = put_value(o, d->section, n_section, &replaced);
-        o = PUT(o, ",\"key\":");
+        o = JSON_PUT(o, ",\"key\":");
         o = put_value(o, d->key, n_key, &replaced);
-        o = PUT(o, ",\"message\":");
+        o = JSON_PUT(o, ",\"message\":");
         o = put_value(o, d->message, n_message, &replaced);
         *o++ = '}';
-        *o = '\0';
-        out->len = (size_t) (o - out->data);
+        json_end(out, o);
         return 0;
 }

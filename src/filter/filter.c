@@ -185,32 +185,27 @@ static int note_masked(UnitGroup *g) {
         return 0;
 }
 
-#define PUT(o, lit) (memcpy((o), (lit), sizeof(lit) - 1), (o) + sizeof(lit) - 1)
-
 static int prediction_to_json(const UnitPrediction *p, StrBuf *out) {
         size_t n_state = strlen(p->load_state), n_user = p->user ? strlen(p->user) : 0;
         bool replaced = false;
         char *o;
-        int r;
 
         /* Reserved once and written straight into the buffer: printf's
          * parsing of a format, or an append per piece, would cost more
          * than the rest of the record. */
-        r = strbuf_reserve(out, JSON_STRING_ROOM(n_state) + JSON_STRING_ROOM(n_user) + 160);
-        if (r < 0)
-                return r;
-        o = out->data + out->len;
-        o = PUT(o, ",\"systemd\":{\"version\":");
+        o = json_begin(out, JSON_STRING_ROOM(n_state) + JSON_STRING_ROOM(n_user) + 160);
+        if (!o)
+                return -ENOMEM;
+        o = JSON_PUT(o, ",\"systemd\":{\"version\":");
         o = json_write_uint(o, p->version);
-        o = PUT(o, ",\"load_state\":");
+        o = JSON_PUT(o, ",\"load_state\":");
         o = json_write_string(o, p->load_state, n_state, &replaced);
-        o = PUT(o, ",\"user\":");
-        o = p->user ? json_write_string(o, p->user, n_user, &replaced) : PUT(o, "null");
-        o = p->dynamic_user ? PUT(o, ",\"dynamic_user\":true") : PUT(o, ",\"dynamic_user\":false");
-        o = p->starts_processes ? PUT(o, ",\"starts_processes\":true") : PUT(o, ",\"starts_processes\":false");
-        o = p->runs_as_root ? PUT(o, ",\"runs_as_root\":true}") : PUT(o, ",\"runs_as_root\":false}");
-        *o = '\0';
-        out->len = (size_t) (o - out->data);
+        o = JSON_PUT(o, ",\"user\":");
+        o = p->user ? json_write_string(o, p->user, n_user, &replaced) : JSON_PUT(o, "null");
+        o = p->dynamic_user ? JSON_PUT(o, ",\"dynamic_user\":true") : JSON_PUT(o, ",\"dynamic_user\":false");
+        o = p->starts_processes ? JSON_PUT(o, ",\"starts_processes\":true") : JSON_PUT(o, ",\"starts_processes\":false");
+        o = p->runs_as_root ? JSON_PUT(o, ",\"runs_as_root\":true}") : JSON_PUT(o, ",\"runs_as_root\":false}");
+        json_end(out, o);
         return 0;
 }
 

@@ -31,8 +31,6 @@ static const char *edit_to_string(EntryEdit e) {
         return "keep";
 }
 
-#define PUT(o, lit) (memcpy((o), (lit), sizeof(lit) - 1), (o) + sizeof(lit) - 1)
-
 /* Entries without an edit text (all but edited ones) that are not huge:
  * the room for the whole record is reserved once and it is written
  * straight into the buffer. */
@@ -53,26 +51,24 @@ static int entry_to_json(const UnitFile *f, const UnitEntry *e, StrBuf *out) {
                 bool replaced = false;
                 char *o;
 
-                r = strbuf_reserve(out, JSON_STRING_ROOM(kl) + JSON_STRING_ROOM(vl) + JSON_STRING_ROOM(raw_len) +
+                o = json_begin(out, JSON_STRING_ROOM(kl) + JSON_STRING_ROOM(vl) + JSON_STRING_ROOM(raw_len) +
                                                 128);
-                if (r < 0)
-                        return r;
-                o = out->data + out->len;
-                o = PUT(o, "{\"key\":");
+                if (!o)
+                        return -ENOMEM;
+                o = JSON_PUT(o, "{\"key\":");
                 o = json_write_string(o, e->key, kl, &replaced);
-                o = PUT(o, ",\"value\":");
+                o = JSON_PUT(o, ",\"value\":");
                 o = json_write_string(o, e->value, vl, &replaced);
-                o = PUT(o, ",\"raw\":");
+                o = JSON_PUT(o, ",\"raw\":");
                 o = json_write_string(o, f->data + e->raw_start, raw_len, &replaced);
-                o = PUT(o, ",\"lines\":[");
+                o = JSON_PUT(o, ",\"lines\":[");
                 o = json_write_uint(o, e->line_first);
                 *o++ = ',';
                 o = json_write_uint(o, e->line_last);
-                o = PUT(o, "],\"edit\":\"");
-                o = e->edit == EDIT_KEEP ? PUT(o, "keep") : stpcpy(o, edit_to_string(e->edit));
-                o = PUT(o, "\"}");
-                *o = '\0';
-                out->len = (size_t) (o - out->data);
+                o = JSON_PUT(o, "],\"edit\":\"");
+                o = e->edit == EDIT_KEEP ? JSON_PUT(o, "keep") : stpcpy(o, edit_to_string(e->edit));
+                o = JSON_PUT(o, "\"}");
+                json_end(out, o);
                 return 0;
         }
 
@@ -134,21 +130,18 @@ static int section_head_to_json(const UnitSection *sec, StrBuf *out) {
         size_t n = strlen(sec->name);
         bool replaced = false;
         char *o;
-        int r;
 
-        r = strbuf_reserve(out, JSON_STRING_ROOM(n) + 96);
-        if (r < 0)
-                return r;
-        o = out->data + out->len;
-        o = PUT(o, "{\"name\":");
+        o = json_begin(out, JSON_STRING_ROOM(n) + 96);
+        if (!o)
+                return -ENOMEM;
+        o = JSON_PUT(o, "{\"name\":");
         o = json_write_string(o, sec->name, n, &replaced);
-        o = PUT(o, ",\"line\":");
+        o = JSON_PUT(o, ",\"line\":");
         o = json_write_uint(o, sec->line);
-        o = PUT(o, ",\"state\":\"");
+        o = JSON_PUT(o, ",\"state\":\"");
         o = stpcpy(o, section_state_to_string(sec->state));
-        o = PUT(o, "\",\"entries\":");
-        *o = '\0';
-        out->len = (size_t) (o - out->data);
+        o = JSON_PUT(o, "\",\"entries\":");
+        json_end(out, o);
         return 0;
 }
 
@@ -162,35 +155,32 @@ int unit_file_to_json_open(const UnitFile *f, StrBuf *out) {
 
         /* The members before the entries: their room reserved once, and
          * written straight into the buffer. */
-        r = strbuf_reserve(out, JSON_STRING_ROOM(n_path) + JSON_STRING_ROOM(n_unit) + JSON_STRING_ROOM(n_type) + 256);
-        if (r < 0)
-                return r;
-        o = out->data + out->len;
-        o = PUT(o, "{\"path\":");
+        o = json_begin(out, JSON_STRING_ROOM(n_path) + JSON_STRING_ROOM(n_unit) + JSON_STRING_ROOM(n_type) + 256);
+        if (!o)
+                return -ENOMEM;
+        o = JSON_PUT(o, "{\"path\":");
         o = json_write_string(o, f->path, n_path, &replaced);
-        o = PUT(o, ",\"unit\":");
-        o = f->unit_name ? json_write_string(o, f->unit_name, n_unit, &replaced) : PUT(o, "null");
-        o = PUT(o, ",\"type\":");
-        o = type ? json_write_string(o, type, n_type, &replaced) : PUT(o, "null");
-        o = f->is_dropin ? PUT(o, ",\"dropin\":true,\"size\":") : PUT(o, ",\"dropin\":false,\"size\":");
+        o = JSON_PUT(o, ",\"unit\":");
+        o = f->unit_name ? json_write_string(o, f->unit_name, n_unit, &replaced) : JSON_PUT(o, "null");
+        o = JSON_PUT(o, ",\"type\":");
+        o = type ? json_write_string(o, type, n_type, &replaced) : JSON_PUT(o, "null");
+        o = f->is_dropin ? JSON_PUT(o, ",\"dropin\":true,\"size\":") : JSON_PUT(o, ",\"dropin\":false,\"size\":");
         o = json_write_uint(o, f->size);
-        o = PUT(o, ",\"lines\":");
+        o = JSON_PUT(o, ",\"lines\":");
         o = json_write_uint(o, f->n_lines);
-        o = f->has_bom ? PUT(o, ",\"bom\":true") : PUT(o, ",\"bom\":false");
+        o = f->has_bom ? JSON_PUT(o, ",\"bom\":true") : JSON_PUT(o, ",\"bom\":false");
         if (f->limit_line > 0) {
-                o = PUT(o, ",\"limit_line\":");
+                o = JSON_PUT(o, ",\"limit_line\":");
                 o = json_write_uint(o, f->limit_line);
         }
         if (f->failed_line > 0) {
-                o = PUT(o, ",\"failed_line\":");
+                o = JSON_PUT(o, ",\"failed_line\":");
                 o = json_write_uint(o, f->failed_line);
         } else
-                o = PUT(o, ",\"failed_line\":null");
-        *o = '\0';
-        out->len = (size_t) (o - out->data);
+                o = JSON_PUT(o, ",\"failed_line\":null");
+        json_end(out, o);
 
-        if (r >= 0)
-                r = strbuf_append_str(out, ",\"outside\":");
+        r = strbuf_append_str(out, ",\"outside\":");
         if (r >= 0)
                 r = entries_to_json(f, -1, out);
         if (r >= 0)
