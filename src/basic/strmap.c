@@ -1,28 +1,49 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc-util.h"
 #include "strmap.h"
 
-/* Eight bytes at a time, each word mixed by a multiply and a shift: keys
- * are file and unit names (no adversary worth a keyed hash here, and
- * probing stays linear in the worst case); byte-wise FNV-1a cost five
- * instructions per byte of every path looked up. */
+/* Eight bytes at a time (keys are names and paths of some tens of bytes:
+ * FNV-1a's byte loop cost as much as the rest of a lookup), each word
+ * mixed in by a multiplication, the whole finished like MurmurHash3's
+ * fmix64 so that the low bits, which pick the slot, depend on every byte.
+ * No adversary worth a keyed hash here (inputs are file names from one
+ * tree, and probing stays linear in the worst case). */
 uint32_t strmap_hash(const char *s) {
-        size_t n = strlen(s);
-        uint64_t h = 0x9e3779b97f4a7c15u ^ n, w;
+        const uint64_t k = UINT64_C(0x9e3779b97f4a7c15);
+        size_t len = strlen(s), n = len;
+        uint64_t h = len * k, w;
 
         for (; n >= 8; n -= 8, s += 8) {
                 memcpy(&w, s, 8);
-                h = (h ^ w) * 0xff51afd7ed558ccdu;
-                h ^= h >> 32;
+                h = (h ^ w) * k;
+                h ^= h >> 29;
         }
-        w = 0;
-        memcpy(&w, s, n);
-        h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
-        h ^= h >> 29;
+        /* The rest in one word: the last eight bytes of the key, or two
+         * overlapping halves, or three bytes (the length is in h already). */
+        if (n > 0) {
+                if (len >= 8)
+                        memcpy(&w, s + n - 8, 8);
+                else if (n >= 4) {
+                        uint32_t x, y;
+
+                        memcpy(&x, s, 4);
+                        memcpy(&y, s + n - 4, 4);
+                        w = x | (uint64_t) y << 32;
+                } else
+                        w = (uint64_t) (unsigned char) s[0] | (uint64_t) (unsigned char) s[n / 2] << 8 |
+                            (uint64_t) (unsigned char) s[n - 1] << 16;
+                h = (h ^ w) * k;
+        }
+        h ^= h >> 33;
+        h *= UINT64_C(0xff51afd7ed558ccd);
+        h ^= h >> 33;
+        h *= UINT64_C(0xc4ceb9fe1a85ec53);
+        h ^= h >> 33;
         return (uint32_t) h;
 }
 
