@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "fuzz-hwdb.h"
+#include "hwdb/hwdb-batch.h"
 
 #define KEYS_MAX 48
 #define DEPTH_MAX 256
@@ -70,6 +71,45 @@ static int open_file(const uint8_t *data, size_t size) {
         return r;
 }
 
+/* All keys as one batch (sorted, each walk reusing the path of the key
+ * before): an answer for every key exactly as a lookup on its own gives,
+ * or a failure when a key on its own fails. */
+static void check_batch(const HwdbBin *b, const Walk *w) {
+        const size_t n_fixed = sizeof(fuzz_hwdb_keys) / sizeof(fuzz_hwdb_keys[0]);
+        HwdbBatch t = {};
+        HwdbLookup l = {};
+        bool any_failed = false;
+        int r;
+
+        for (size_t i = 0; i < n_fixed + w->n_keys; i++) {
+                const char *key = i < w->n_keys ? w->keys[i] : fuzz_hwdb_keys[i - w->n_keys];
+
+                fuzz_assert(hwdb_batch_add(&t, key, strlen(key)) >= 0);
+        }
+        r = hwdb_batch_lookup(&t, &l, b);
+        fuzz_assert(r >= 0 || r == -EBADMSG || r == -ELOOP || r == -ENOBUFS);
+
+        for (size_t i = 0; i < t.n_keys; i++) {
+                const char *key = i < w->n_keys ? w->keys[i] : fuzz_hwdb_keys[i - w->n_keys];
+                HwdbLookup one = {};
+                const HwdbBatchProp *props;
+                int n = hwdb_lookup(&one, b, key);
+
+                any_failed = any_failed || n < 0;
+                if (r >= 0) {
+                        fuzz_assert(n >= 0);
+                        fuzz_assert(hwdb_batch_answer(&t, i, &props) == (size_t) n);
+                        for (int k = 0; k < n; k++)
+                                fuzz_assert(streq(props[k].key, one.props[k].key) &&
+                                            streq(props[k].value, one.props[k].value));
+                }
+                hwdb_lookup_done(&one);
+        }
+        fuzz_assert(r >= 0 || r == -ENOBUFS || any_failed);
+        hwdb_lookup_done(&l);
+        hwdb_batch_done(&t);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         const char *reason = NULL;
         StrBuf answer = {};
@@ -102,6 +142,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                         fuzz_assert(r >= 0 || r == -EBADMSG || r == -ELOOP);
                 }
         }
+
+        check_batch(b, &w);
 
         for (size_t i = 0; i < w.n_keys; i++)
                 free(w.keys[i]);

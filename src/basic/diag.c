@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "alloc-util.h"
 #include "diag.h"
@@ -121,24 +124,51 @@ static bool is_control(unsigned char c) {
         return c < 0x20 || c == 0x7f;
 }
 
+/* How many bytes from s on (n in all) are not control characters. With
+ * SSE2 sixteen at a time: a byte is at most 0x1f when subtracting 0x1f
+ * with saturation leaves zero. */
+static size_t printable_run(const char *s, size_t n) {
+        size_t i = 0;
+#if defined(__SSE2__)
+        const __m128i x1f = _mm_set1_epi8(0x1f), del = _mm_set1_epi8(0x7f), zero = _mm_setzero_si128();
+
+        for (; n - i >= 16; i += 16) {
+                __m128i v = _mm_loadu_si128((const __m128i *) (const void *) (s + i));
+                unsigned m = (unsigned) _mm_movemask_epi8(
+                        _mm_or_si128(_mm_cmpeq_epi8(_mm_subs_epu8(v, x1f), zero), _mm_cmpeq_epi8(v, del)));
+
+                if (m != 0)
+                        return i + (unsigned) __builtin_ctz(m);
+        }
+#endif
+        while (i < n && !is_control((unsigned char) s[i]))
+                i++;
+        return i;
+}
+
+/* The text with control characters shown as \xNN: a run of printable
+ * bytes is copied at once. */
 static int append_printable(StrBuf *out, const char *s) {
+        size_t n = strlen(s), i = 0;
         int r = 0;
 
-        while (*s && r >= 0) {
-                size_t n = 0;
+        while (i < n && r >= 0) {
+                size_t run = printable_run(s + i, n - i);
 
-                while (s[n] && !is_control((unsigned char) s[n]))
-                        n++;
-                if (n > 0) {
-                        r = strbuf_append(out, s, n);
-                        s += n;
+                if (run > 0) {
+                        r = strbuf_append(out, s + i, run);
+                        i += run;
                 } else
-                        r = strbuf_printf(out, "\\x%02x", (unsigned char) *s++);
+                        r = strbuf_printf(out, "\\x%02x", (unsigned char) s[i++]);
         }
         return r;
 }
 
 int diag_format_text(const Diag *d, StrBuf *out) {
+        return diag_format_text_for(d, NULL, out);
+}
+
+int diag_format_text_for(const Diag *d, const char *unit, StrBuf *out) {
         int r;
 
         r = append_printable(out, d->file ? d->file : "<unknown>");
@@ -151,6 +181,10 @@ int diag_format_text(const Diag *d, StrBuf *out) {
         if (r >= 0)
                 r = strbuf_append_str(out, diag_severity_to_string(d->severity));
         if (r >= 0)
+                r = strbuf_append_str(out, ": ");
+        if (r >= 0 && unit)
+                r = append_printable(out, unit);
+        if (r >= 0 && unit)
                 r = strbuf_append_str(out, ": ");
         if (r >= 0)
                 r = append_printable(out, d->message);
@@ -176,45 +210,47 @@ int diag_format_text(const Diag *d, StrBuf *out) {
         return r;
 }
 
-static int json_field(StrBuf *out, const char *name, const char *value, bool comma) {
-        int r;
-
-        r = strbuf_append(out, comma ? ",\"" : "\"", comma ? 2 : 1);
-        if (r >= 0)
-                r = strbuf_append_str(out, name);
-        if (r >= 0)
-                r = strbuf_append(out, "\":", 2);
-        if (r < 0)
-                return r;
+/* A member's value: the string, or null. */
+static char *put_value(char *o, const char *value, size_t n, bool *replaced) {
         if (!value)
-                return strbuf_append_str(out, "null");
-        r = json_append_cstring(out, value);
-        return r < 0 ? r : 0;
+                return JSON_PUT(o, "null");
+        return json_write_string(o, value, n, replaced);
 }
 
+/* The room for the whole object is reserved once and it is written
+ * straight into the buffer. */
 int diag_to_json(const Diag *d, StrBuf *out) {
-        int r;
+        const char *severity = diag_severity_to_string(d->severity), *effect = systemd_effect_to_string(d->effect);
+        size_t n_rule = d->rule ? strlen(d->rule) : 0, n_file = d->file ? strlen(d->file) : 0,
+               n_section = d->section ? strlen(d->section) : 0, n_key = d->key ? strlen(d->key) : 0,
+               n_message = d->message ? strlen(d->message) : 0, n_severity = strlen(severity),
+               n_effect = strlen(effect), room;
+        bool replaced = false;
+        char *o;
 
-        r = strbuf_append_char(out, '{');
-        if (r >= 0)
-                r = json_field(out, "rule", d->rule, false);
-        if (r >= 0)
-                r = json_field(out, "severity", diag_severity_to_string(d->severity), true);
-        if (r >= 0)
-                r = json_field(out, "systemd", systemd_effect_to_string(d->effect), true);
-        if (r >= 0)
-                r = json_field(out, "file", d->file, true);
-        if (r >= 0)
-                r = strbuf_append_str(out, ",\"line\":");
-        if (r >= 0)
-                r = strbuf_append_uint(out, d->line);
-        if (r >= 0)
-                r = json_field(out, "section", d->section, true);
-        if (r >= 0)
-                r = json_field(out, "key", d->key, true);
-        if (r >= 0)
-                r = json_field(out, "message", d->message, true);
-        if (r >= 0)
-                r = strbuf_append_char(out, '}');
-        return r;
+        room = JSON_STRING_ROOM(n_rule) + JSON_STRING_ROOM(n_file) + JSON_STRING_ROOM(n_section) +
+               JSON_STRING_ROOM(n_key) + JSON_STRING_ROOM(n_message) + JSON_STRING_ROOM(n_severity) +
+               JSON_STRING_ROOM(n_effect) + 128;
+        o = json_begin(out, room);
+        if (!o)
+                return -ENOMEM;
+        o = JSON_PUT(o, "{\"rule\":");
+        o = put_value(o, d->rule, n_rule, &replaced);
+        o = JSON_PUT(o, ",\"severity\":");
+        o = json_write_string(o, severity, n_severity, &replaced);
+        o = JSON_PUT(o, ",\"systemd\":");
+        o = json_write_string(o, effect, n_effect, &replaced);
+        o = JSON_PUT(o, ",\"file\":");
+        o = put_value(o, d->file, n_file, &replaced);
+        o = JSON_PUT(o, ",\"line\":");
+        o = json_write_uint(o, d->line);
+        o = JSON_PUT(o, ",\"section\":");
+        o = put_value(o, d->section, n_section, &replaced);
+        o = JSON_PUT(o, ",\"key\":");
+        o = put_value(o, d->key, n_key, &replaced);
+        o = JSON_PUT(o, ",\"message\":");
+        o = put_value(o, d->message, n_message, &replaced);
+        *o++ = '}';
+        json_end(out, o);
+        return 0;
 }

@@ -61,6 +61,9 @@ const char *systemd_effect_to_string(SystemdEffect e);
 /* "PATH:LINE: error: message [Section.Key]" plus a newline. Bytes that are
  * not printable are shown as \xNN so one record stays on one line. */
 int diag_format_text(const Diag *d, StrBuf *out);
+/* The same, with "UNIT: " before the message when unit is not NULL: for a
+ * file several units share (a template, a type-wide drop-in). */
+int diag_format_text_for(const Diag *d, const char *unit, StrBuf *out);
 
 /* One JSON object (no newline) with all fields of the record. */
 int diag_to_json(const Diag *d, StrBuf *out);

@@ -83,14 +83,24 @@ int strbuf_printf(StrBuf *b, const char *fmt, ...) {
 }
 
 int strbuf_append_uint(StrBuf *b, uint64_t v) {
-        char tmp[20];
-        size_t k = sizeof(tmp);
+        size_t digits = 1;
+        char *p;
+        int r;
 
+        /* Counted first, then written in place from the last digit on. */
+        for (uint64_t t = v; t >= 10; t /= 10)
+                digits++;
+        r = strbuf_reserve(b, digits);
+        if (r < 0)
+                return r;
+        b->len += digits;
+        p = b->data + b->len;
+        *p = '\0';
         do {
-                tmp[--k] = (char) ('0' + v % 10);
+                *--p = (char) ('0' + v % 10);
                 v /= 10;
         } while (v > 0);
-        return strbuf_append(b, tmp + k, sizeof(tmp) - k);
+        return 0;
 }
 
 void strbuf_reset(StrBuf *b) {

@@ -12,6 +12,7 @@
 typedef struct StrMapSlot {
         const char *key;       /* NULL: empty */
         void *value;
+        uint32_t hash;         /* strmap_hash(key): no rehash to grow, few strcmp() */
 } StrMapSlot;
 
 typedef struct StrMap {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
 #include <getopt.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include "basic/strbuf.h"
 #include "cli-output.h"
 #include "exit-codes.h"
+#include "hwdb/hwdb-batch.h"
 #include "hwdb/hwdb-bin.h"
 #include "hwdb/hwdb-db.h"
 #include "hwdb/hwdb-dirs.h"
@@ -85,7 +87,7 @@ static int out_flush(Out *o) {
         return r;
 }
 
-static int out_write(Out *o, const char *p, size_t n) {
+static int out_write_slow(Out *o, const char *p, size_t n) {
         if (o->error)
                 return o->error;
         while (n > 0) {
@@ -99,6 +101,15 @@ static int out_write(Out *o, const char *p, size_t n) {
                 p += k;
                 n -= k;
         }
+        return 0;
+}
+
+/* Room in the buffer (the usual case): one copy, no loop. */
+static inline int out_write(Out *o, const char *p, size_t n) {
+        if (o->error || n > sizeof(o->buf) - o->len)
+                return out_write_slow(o, p, n);
+        memcpy(o->buf + o->len, p, n);
+        o->len += n;
         return 0;
 }
 
@@ -179,18 +190,29 @@ static int parse_args(int argc, char **argv, const char *verb, const char *allow
         return 1;
 }
 
-static int print_answer(Out *o, const HwdbLookup *l, bool block) {
-        for (size_t i = 0; i < l->n_props; i++) {
-                const HwdbProperty *p = &l->props[i];
+static void print_property(Out *o, const char *key, const char *value) {
+        out_write(o, key, strlen(key));
+        out_write(o, "=", 1);
+        out_write(o, value, strlen(value));
+        out_write(o, "\n", 1);
+}
 
-                out_write(o, p->key, strlen(p->key));
-                out_write(o, "=", 1);
-                out_write(o, p->value, strlen(p->value));
-                out_write(o, "\n", 1);
-        }
+static int print_answer(Out *o, const HwdbLookup *l, bool block) {
+        for (size_t i = 0; i < l->n_props; i++)
+                print_property(o, l->props[i].key, l->props[i].value);
         if (block)
                 out_write(o, "\n", 1);
         return o->error;
+}
+
+static void report_lookup_error(const char *what, const char *key, int r) {
+        fprintf(stderr, "%s: error: %s (key '%.200s%s')\n", what,
+                r == -ELOOP     ? "database is corrupt (cycle or runaway structure)"
+                : r == -EBADMSG ? "database is corrupt (offset out of bounds)"
+                : r == -ESTALE  ? "the file was truncated while in use; replace hwdb.bin by "
+                                  "renaming a new file over it, never in place"
+                                : strerror(-r),
+                key, strlen(key) > 200 ? "..." : "");
 }
 
 typedef struct Query {
@@ -206,7 +228,7 @@ static int lookup_and_print(void *userdata) {
         const Query *q = userdata;
         int r;
 
-        r = hwdb_lookup(q->l, q->db, q->key);
+        r = hwdb_lookup_next(q->l, q->db, q->key);
         if (r < 0)
                 return r;
         return print_answer(q->o, q->l, q->block);
@@ -219,44 +241,191 @@ static int query_one(Out *o, HwdbLookup *l, const HwdbBin *db, const char *what,
 
         r = hwdb_guard_run(lookup_and_print, &q);
         if (r < 0 && r != o->error)
-                fprintf(stderr, "%s: error: %s (key '%.200s%s')\n", what,
-                        r == -ELOOP     ? "database is corrupt (cycle or runaway structure)"
-                        : r == -EBADMSG ? "database is corrupt (offset out of bounds)"
-                        : r == -ESTALE  ? "the file was truncated while in use; replace hwdb.bin by "
-                                          "renaming a new file over it, never in place"
-                                        : strerror(-r),
-                        key, strlen(key) > 200 ? "..." : "");
+                report_lookup_error(what, key, r);
         return r;
 }
 
-/* Answers one line of --stdin: a refused line (too long, or with a NUL
- * byte, which no key contains) gets an error naming it and an empty answer
- * block, so answers stay in step with the input lines. */
-static int query_line(Out *o, HwdbLookup *l, const HwdbBin *db, const char *what, char *key, size_t len,
-                      unsigned long long line, bool too_long, bool has_nul, size_t *n_refused) {
+/* The error for a refused --stdin line (too long, or with a NUL byte,
+ * which no key contains); its answer block stays empty, so answers stay in
+ * step with the input lines. */
+static int refuse_line(Out *o, unsigned long long line, bool too_long, size_t *n_refused) {
+        (void) out_flush(o);
+        if (too_long)
+                fprintf(stderr, "<stdin>:%llu: error: key is longer than %u bytes; skipped\n", line,
+                        HWDB_KEY_MAX);
+        else
+                fprintf(stderr, "<stdin>:%llu: error: key contains a NUL byte; skipped\n", line);
+        (*n_refused)++;
+        return out_write(o, "\n", 1);
+}
+
+/* The complete --stdin lines read since the last answers. */
+typedef struct KeyLine {
+        const char *key;        /* NULL: refused */
+        unsigned long long line;
+        bool too_long;
+} KeyLine;
+
+typedef struct Pending {
+        Out *o;
+        HwdbLookup *l;
+        const HwdbBin *db;
+        const char *what;
+        KeyLine *lines;
+        size_t n_lines, lines_allocated;
+        HwdbBatch batch;
+        size_t next_answer;     /* while printing: the batch key printed next */
+} Pending;
+
+static void pending_done(Pending *p) {
+        free(p->lines);
+        hwdb_batch_done(&p->batch);
+}
+
+static int pending_add(Pending *p, char *key, size_t len, unsigned long long line, bool too_long,
+                       bool has_nul) {
+        int r;
+
+        r = GREEDY_REALLOC(p->lines, p->lines_allocated, p->n_lines + 1);
+        if (r < 0)
+                return r;
         if (too_long || has_nul) {
-                (void) out_flush(o);
-                if (too_long)
-                        fprintf(stderr, "<stdin>:%llu: error: key is longer than %u bytes; skipped\n", line,
-                                HWDB_KEY_MAX);
-                else
-                        fprintf(stderr, "<stdin>:%llu: error: key contains a NUL byte; skipped\n", line);
-                (*n_refused)++;
-                return out_write(o, "\n", 1);
+                p->lines[p->n_lines++] = (KeyLine) { NULL, line, too_long };
+                return 0;
         }
         key[len] = '\0';
-        return query_one(o, l, db, what, key, true);
+        r = hwdb_batch_add(&p->batch, key, len);
+        if (r < 0)
+                return r;
+        p->lines[p->n_lines++] = (KeyLine) { key, line, false };
+        return 0;
+}
+
+/* Guarded: reads the mapping. */
+static int pending_lookup(void *userdata) {
+        Pending *p = userdata;
+
+        return hwdb_batch_lookup(&p->batch, p->l, p->db);
+}
+
+/* Guarded: prints the answers of lines [at, to), none of them refused. */
+typedef struct PrintRun {
+        Pending *p;
+        volatile size_t at;     /* the line being printed, also after a SIGBUS */
+        size_t to;
+} PrintRun;
+
+#define PRINT_AHEAD 4
+
+static int pending_print_run(void *userdata) {
+        PrintRun *run = userdata;
+        Pending *p = run->p;
+
+        for (; run->at < run->to; run->at++) {
+                const HwdbBatchProp *props;
+                size_t n;
+
+                /* The strings lie all over the database: fetch a later
+                 * answer's while this one is printed. */
+                if (p->next_answer + PRINT_AHEAD < p->batch.n_keys) {
+                        n = hwdb_batch_answer(&p->batch, p->next_answer + PRINT_AHEAD, &props);
+                        for (size_t k = 0; k < n; k++) {
+                                __builtin_prefetch(props[k].key);
+                                __builtin_prefetch(props[k].value);
+                        }
+                }
+                n = hwdb_batch_answer(&p->batch, p->next_answer, &props);
+
+                for (size_t k = 0; k < n; k++)
+                        print_property(p->o, props[k].key, props[k].value);
+                out_write(p->o, "\n", 1);
+                if (p->o->error)
+                        return p->o->error;
+                p->next_answer++;
+        }
+        return 0;
+}
+
+/* Answers the pending lines in their order. The keys are looked up as one
+ * batch (hwdb-batch.h: sorted, so neighbours share their trie path); if
+ * that fails (a corrupt database, answers too many to keep) they are looked
+ * up again one by one, so the answers before a failing key are written and
+ * the error names that key, as without batching. */
+static int pending_answer(Pending *p, size_t *n_refused) {
+        int r = 0;
+
+        if (p->n_lines == 0)
+                return 0;
+
+        if (p->batch.n_keys > 0 && hwdb_guard_run(pending_lookup, p) < 0) {
+                for (size_t i = 0; i < p->n_lines && r >= 0; i++) {
+                        const KeyLine *k = &p->lines[i];
+
+                        r = k->key ? query_one(p->o, p->l, p->db, p->what, k->key, true)
+                                   : refuse_line(p->o, k->line, k->too_long, n_refused);
+                }
+                goto finish;
+        }
+
+        p->next_answer = 0;
+        for (size_t i = 0; i < p->n_lines && r >= 0;) {
+                PrintRun run = { p, i, i };
+
+                if (!p->lines[i].key) {
+                        r = refuse_line(p->o, p->lines[i].line, p->lines[i].too_long, n_refused);
+                        i++;
+                        continue;
+                }
+                while (run.to < p->n_lines && p->lines[run.to].key)
+                        run.to++;
+                r = hwdb_guard_run(pending_print_run, &run);
+                if (r < 0 && r != p->o->error)
+                        report_lookup_error(p->what, p->lines[run.at].key, r);
+                i = run.to;
+        }
+finish:
+        p->n_lines = 0;
+        hwdb_batch_clear(&p->batch);
+        return r;
+}
+
+static int pending_add_line(Pending *p, char *key, size_t len, unsigned long long line, bool too_long,
+                            bool has_nul) {
+        int r = pending_add(p, key, len, line, too_long, has_nul);
+
+        if (r < 0)
+                fprintf(stderr, "unitguard hwdb: out of memory\n");
+        return r;
+}
+
+/* Whether a read of fd would return at once (data or end of file). */
+static bool input_ready(int fd) {
+        struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+        return poll(&pfd, 1, 0) > 0;
 }
 
 /* Reads keys line by line from fd. Every byte is looked at once: the scan
  * goes on where the last read ended, and a line longer than HWDB_KEY_MAX
  * is not kept but dropped up to its line feed, so memory stays at the
- * buffer and time linear whatever comes in. Output is flushed before every
- * read that may block, so a caller talking to us through pipes gets each
- * answer without waiting for the buffer to fill. */
-#define KEY_BUFFER_SIZE (1u << 16)
+ * buffer and time linear whatever comes in.
+ *
+ * Complete lines are answered together (pending_answer()): as long as more
+ * input is already there, and room and PENDING_MAX_LINES allow, reading
+ * goes on first, since the more keys a batch has the more trie path
+ * neighbours share (cachegrind, the benchmark's 50,000 keys, 512 KiB cache:
+ * sorted in 64 KiB batches a key misses it 10.8 times, all in one 3.7
+ * times). But a batch's arrays are fresh pages too: 256 KiB and 16,384
+ * lines beat 1 MiB and 65,536 (0.92, CPU time, 11 alternating pairs) and
+ * 128 KiB (noise). Before a read that may block, everything read is
+ * answered and the output flushed, so a caller talking to us through pipes
+ * gets each answer without waiting for the buffer to fill. */
+#define KEY_BUFFER_SIZE (1u << 18)
+#define KEY_READ_MIN (1u << 16)         /* less room than this: answer first */
+#define PENDING_MAX_LINES 16384u
 static int query_stream(Out *o, HwdbLookup *l, const HwdbBin *db, const char *what, int fd,
                         size_t *n_refused) {
+        _cleanup_(pending_done) Pending p = { .o = o, .l = l, .db = db, .what = what };
         _cleanup_free_ char *buf = NULL;
         size_t start = 0, scan = 0, len = 0;    /* line at start, no LF in [start, scan) */
         unsigned long long line = 1;
@@ -287,8 +456,9 @@ static int query_stream(Out *o, HwdbLookup *l, const HwdbBin *db, const char *wh
                                 start = end;    /* nothing of it is kept */
                         if (!nl)
                                 break;
-                        r = query_line(o, l, db, what, buf + start, end - start, line, too_long, has_nul,
-                                       n_refused);
+                        r = pending_add_line(&p, buf + start, end - start, line, too_long, has_nul);
+                        if (r >= 0 && p.n_lines >= PENDING_MAX_LINES)
+                                r = pending_answer(&p, n_refused);
                         if (r < 0)
                                 return r;
                         start = scan = end + 1;
@@ -297,16 +467,22 @@ static int query_stream(Out *o, HwdbLookup *l, const HwdbBin *db, const char *wh
                 }
                 if (eof)
                         break;
+                if (p.n_lines > 0 && (KEY_BUFFER_SIZE - 1 - len < KEY_READ_MIN || !input_ready(fd))) {
+                        r = pending_answer(&p, n_refused);
+                        if (r < 0)
+                                return r;
+                }
+                if (p.n_lines == 0) {
+                        /* Keep the partial line, make room behind it. */
+                        memmove(buf, buf + start, len - start);
+                        len -= start;
+                        scan -= start;
+                        start = 0;
 
-                /* Keep the partial line, make room behind it. */
-                memmove(buf, buf + start, len - start);
-                len -= start;
-                scan -= start;
-                start = 0;
-
-                r = out_flush(o);
-                if (r < 0)
-                        return r;
+                        r = out_flush(o);
+                        if (r < 0)
+                                return r;
+                }
                 for (;;) {
                         ssize_t n = read(fd, buf + len, KEY_BUFFER_SIZE - 1 - len);
 
@@ -325,10 +501,12 @@ static int query_stream(Out *o, HwdbLookup *l, const HwdbBin *db, const char *wh
         }
 
         /* A last line without a line feed is a key too. */
-        if (len > start || too_long)
-                return query_line(o, l, db, what, buf + start, len - start, line, too_long, has_nul,
-                                  n_refused);
-        return 0;
+        if (len > start || too_long) {
+                r = pending_add_line(&p, buf + start, len - start, line, too_long, has_nul);
+                if (r < 0)
+                        return r;
+        }
+        return pending_answer(&p, n_refused);
 }
 
 static int open_database(const Args *a, HwdbBin **ret, char **ret_what) {

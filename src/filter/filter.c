@@ -94,6 +94,26 @@ void filter_abort(Filter *f) {
         (void) filter_flush(f);
 }
 
+/* Whether text output needs to name the unit of a finding: when the file is
+ * not the unit's alone (a template, a dash-prefix or type-wide drop-in, an
+ * alias's directory), unless the message starts with the name already. A
+ * file of its own is named after the unit or is a drop-in in its NAME.d. */
+static bool text_names_unit(const char *path, const char *unit, const char *message) {
+        const char *base, *slash;
+        size_t n = strlen(unit);
+
+        if (strncmp(message, unit, n) == 0 && message[n] == ' ')
+                return false;
+        base = strrchr(path, '/');
+        if (!base)
+                return false;   /* <stdin> and the like: a place in a stream */
+        if (streq(base + 1, unit))
+                return false;
+        for (slash = base; slash > path && slash[-1] != '/'; slash--)
+                ;
+        return !((size_t) (base - slash) == n + 2 && strncmp(slash, unit, n) == 0 && memcmp(slash + n, ".d", 2) == 0);
+}
+
 int filter_emit(Filter *f, const Diag *d, const char *unit) {
         if (d->severity == DIAG_NOTE && !f->show_notes)
                 return 0;
@@ -103,7 +123,7 @@ int filter_emit(Filter *f, const Diag *d, const char *unit) {
                 return diag_list_copy(&f->findings, d, unit);
         if (f->quiet)
                 return 0;
-        return diag_format_text(d, &f->err);
+        return diag_format_text_for(d, unit && d->file && d->message && text_names_unit(d->file, unit, d->message) ? unit : NULL, &f->err);
 }
 
 int filter_report(Filter *f, DiagSeverity severity, const char *rule, const char *path, const char *unit,
@@ -186,36 +206,27 @@ static int note_masked(UnitGroup *g) {
 }
 
 static int prediction_to_json(const UnitPrediction *p, StrBuf *out) {
-        int r;
+        size_t n_state = strlen(p->load_state), n_user = p->user ? strlen(p->user) : 0;
+        bool replaced = false;
+        char *o;
 
-        /* Appended piece by piece: printf's parsing of the format would
-         * cost more than the rest of the record. */
-        r = strbuf_append_str(out, ",\"systemd\":{\"version\":");
-        if (r >= 0)
-                r = strbuf_append_uint(out, p->version);
-        if (r >= 0)
-                r = strbuf_append_str(out, ",\"load_state\":");
-        if (r >= 0)
-                r = json_append_cstring(out, p->load_state);
-        if (r >= 0)
-                r = strbuf_append_str(out, ",\"user\":");
-        if (r >= 0)
-                r = p->user ? json_append_cstring(out, p->user) : strbuf_append_str(out, "null");
-        if (r >= 0)
-                r = strbuf_append_str(out, ",\"dynamic_user\":");
-        if (r >= 0)
-                r = strbuf_append_str(out, p->dynamic_user ? "true" : "false");
-        if (r >= 0)
-                r = strbuf_append_str(out, ",\"starts_processes\":");
-        if (r >= 0)
-                r = strbuf_append_str(out, p->starts_processes ? "true" : "false");
-        if (r >= 0)
-                r = strbuf_append_str(out, ",\"runs_as_root\":");
-        if (r >= 0)
-                r = strbuf_append_str(out, p->runs_as_root ? "true" : "false");
-        if (r >= 0)
-                r = strbuf_append_char(out, '}');
-        return r < 0 ? r : 0;
+        /* Reserved once and written straight into the buffer: printf's
+         * parsing of a format, or an append per piece, would cost more
+         * than the rest of the record. */
+        o = json_begin(out, JSON_STRING_ROOM(n_state) + JSON_STRING_ROOM(n_user) + 160);
+        if (!o)
+                return -ENOMEM;
+        o = JSON_PUT(o, ",\"systemd\":{\"version\":");
+        o = json_write_uint(o, p->version);
+        o = JSON_PUT(o, ",\"load_state\":");
+        o = json_write_string(o, p->load_state, n_state, &replaced);
+        o = JSON_PUT(o, ",\"user\":");
+        o = p->user ? json_write_string(o, p->user, n_user, &replaced) : JSON_PUT(o, "null");
+        o = p->dynamic_user ? JSON_PUT(o, ",\"dynamic_user\":true") : JSON_PUT(o, ",\"dynamic_user\":false");
+        o = p->starts_processes ? JSON_PUT(o, ",\"starts_processes\":true") : JSON_PUT(o, ",\"starts_processes\":false");
+        o = p->runs_as_root ? JSON_PUT(o, ",\"runs_as_root\":true}") : JSON_PUT(o, ",\"runs_as_root\":false}");
+        json_end(out, o);
+        return 0;
 }
 
 /* check --format json: the unit as a record (its files, verdict, prediction). */
@@ -255,36 +266,37 @@ static int unit_record_json(Filter *f, const UnitGroup *g) {
 }
 
 static int write_json(Filter *f, const UnitGroup *g) {
-        _cleanup_(strbuf_done) StrBuf extra = {};
+        StrBuf *out = &f->out;
         bool first = true;
         int r = 0;
 
+        /* Each file's record is written straight into the output: its own
+         * members, then the unit's. */
         for (size_t i = 0; r >= 0 && i < g->n_files; i++) {
                 const UnitFile *uf = g->files[i].file;
 
                 if (!uf)
                         continue;
-                strbuf_reset(&extra);
-                r = strbuf_append_str(&extra, ",\"verdict\":\"");
+                r = unit_file_to_json_open(uf, out);
                 if (r >= 0)
-                        r = strbuf_append_str(&extra, group_verdict_to_string(g->verdict));
+                        r = strbuf_append_str(out, ",\"verdict\":\"");
                 if (r >= 0)
-                        r = strbuf_append_str(&extra, "\",\"unit_diagnostics\":[");
+                        r = strbuf_append_str(out, group_verdict_to_string(g->verdict));
+                if (r >= 0)
+                        r = strbuf_append_str(out, "\",\"unit_diagnostics\":[");
                 /* Findings about the unit as a whole go with its first file. */
                 for (size_t k = 0; r >= 0 && first && k < g->diags.n; k++) {
                         if (k > 0)
-                                r = strbuf_append_char(&extra, ',');
+                                r = strbuf_append_char(out, ',');
                         if (r >= 0)
-                                r = diag_to_json(&g->diags.items[k], &extra);
+                                r = diag_to_json(&g->diags.items[k], out);
                 }
                 if (r >= 0)
-                        r = strbuf_append_char(&extra, ']');
+                        r = strbuf_append_char(out, ']');
                 if (r >= 0 && first && g->systemd.known)
-                        r = prediction_to_json(&g->systemd, &extra);
+                        r = prediction_to_json(&g->systemd, out);
                 if (r >= 0)
-                        r = unit_file_to_json(uf, extra.data, &f->out);
-                if (r >= 0)
-                        r = strbuf_append_char(&f->out, '\n');
+                        r = strbuf_append(out, "}\n", 2);
                 first = false;
         }
         return r;

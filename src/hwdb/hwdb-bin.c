@@ -55,7 +55,8 @@ static int check_header(HwdbBin *b, const char **ret_reason) {
         return 0;
 }
 
-static int bin_new(const void *data, size_t size, HwdbBin **ret, const char **ret_reason) {
+static int bin_new(const void *data, size_t size, bool nul_terminated, HwdbBin **ret,
+                   const char **ret_reason) {
         _cleanup_free_ HwdbBin *b = NULL;
         int r;
 
@@ -64,7 +65,7 @@ static int bin_new(const void *data, size_t size, HwdbBin **ret, const char **re
                 return -ENOMEM;
         b->data = data;
         b->size = size;
-        b->nul_terminated = size > 0 && b->data[size - 1] == 0;
+        b->nul_terminated = nul_terminated;
         r = check_header(b, ret_reason);
         if (r < 0)
                 return r;
@@ -76,7 +77,7 @@ int hwdb_bin_new_from_memory(void *data, size_t size, bool take_ownership, HwdbB
                              const char **ret_reason) {
         int r;
 
-        r = bin_new(data, size, ret, ret_reason);
+        r = bin_new(data, size, size > 0 && ((const uint8_t *) data)[size - 1] == 0, ret, ret_reason);
         if (r < 0) {
                 if (take_ownership)
                         free(data);
@@ -114,6 +115,7 @@ static int open_regular(const char *path, uint64_t *ret_size, const char **ret_r
 
 int hwdb_bin_open(const char *path, HwdbBin **ret, const char **ret_reason) {
         uint64_t size;
+        uint8_t last = 1;
         size_t map_size;
         void *map;
         int fd, r;
@@ -130,11 +132,17 @@ int hwdb_bin_open(const char *path, HwdbBin **ret, const char **ret_reason) {
         map_size = (size_t) size + 1;
         map = mmap(NULL, map_size, PROT_READ, MAP_SHARED, fd, 0);
         r = map == MAP_FAILED ? -errno : 0;
+        /* The last byte is read, not looked at through the mapping: that
+         * page is rarely one a lookup needs, and a page fault costs a fresh
+         * process more than a system call. If it changes later, the
+         * mapping's extra byte above still ends the strings. */
+        if (r >= 0 && pread(fd, &last, 1, (off_t) size - 1) != 1)
+                last = 1;       /* then every string is checked */
         close(fd);
         if (r < 0)
                 return r;
 
-        r = bin_new(map, (size_t) size, ret, ret_reason);
+        r = bin_new(map, (size_t) size, last == 0, ret, ret_reason);
         if (r < 0) {
                 munmap(map, map_size);
                 return r;

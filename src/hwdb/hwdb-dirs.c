@@ -31,14 +31,21 @@ const char *const hwdb_default_bin_paths[] = {
         NULL,
 };
 
+/* Not asprintf(): a one-key query would fault in printf's code pages for
+ * this alone (each page fault of a fresh process costs more than all of
+ * its lookup). */
 char *hwdb_path_join(const char *root, const char *path) {
-        size_t rl = root ? strlen(root) : 0;
+        size_t rl = root ? strlen(root) : 0, pl = strlen(path);
         char *s;
 
         while (rl > 0 && root[rl - 1] == '/')
                 rl--;
-        if (asprintf(&s, "%.*s%s", (int) rl, rl > 0 ? root : "", path) < 0)
+        s = malloc(rl + pl + 1);
+        if (!s)
                 return NULL;
+        if (rl > 0)
+                memcpy(s, root, rl);
+        memcpy(s + rl, path, pl + 1);
         return s;
 }
 

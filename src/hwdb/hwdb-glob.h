@@ -51,6 +51,15 @@ void hwdb_glob_set_single(const HwdbGlobKey *k, uint64_t *s, size_t pos);
  * false for '[' and '\\', which this matcher does not model. */
 bool hwdb_glob_step(const HwdbGlobKey *k, uint64_t *dst, const uint64_t *src, uint8_t c);
 
+/* hwdb_glob_step() for a one-word set (keys under 64 bytes, the usual
+ * case), inline: a glob scan steps once per pattern byte it reads. c is
+ * neither '[' nor '\\'. */
+static inline uint64_t hwdb_glob_step1(const HwdbGlobKey *k, uint64_t s, uint8_t c) {
+        if (c == '*')
+                return (UINT64_C(0) - (s & (UINT64_C(0) - s))) & k->valid[0];
+        return (s << 1) & (c == '?' ? k->valid[0] : k->direct[c]);
+}
+
 static inline bool hwdb_glob_set_empty(const HwdbGlobKey *k, const uint64_t *s) {
         uint64_t acc = 0;
 

@@ -31,6 +31,16 @@ struct HwdbScanFrame {
         size_t pattern_mark;    /* pattern length before this node */
 };
 
+/* One level of the literal walk, kept for the next key (hwdb_lookup_next()). */
+struct HwdbPathStep {
+        uint64_t off;           /* the node */
+        uint64_t next;          /* the child taken for key[end] */
+        size_t end;             /* key position after the node's prefix */
+        uint64_t globs[3];      /* its glob children, in edge order */
+        uint8_t glob_c[3];
+        uint8_t n_globs;
+};
+
 /* How far the position set can be trusted for the pattern read so far. */
 enum {
         MATCH_EXACT,            /* exactly fnmatch's answer */
@@ -51,7 +61,7 @@ enum {
  * byte of a set we do not model, so it counts as '?' (a superset); its
  * members are skipped. Returns true when the set became empty, i.e. the
  * subtree can be skipped. */
-static bool pattern_step(const HwdbGlobKey *k, uint64_t *s, uint8_t *mode, uint8_t *bracket,
+static inline bool pattern_step(const HwdbGlobKey *k, uint64_t *s, uint8_t *mode, uint8_t *bracket,
                          uint8_t c) {
         if (*mode == MATCH_OFF)
                 return false;
@@ -82,6 +92,10 @@ static bool pattern_step(const HwdbGlobKey *k, uint64_t *s, uint8_t *mode, uint8
                 *bracket = BRACKET_OPEN;
                 c = '?';
         }
+        if (k->words == 1) {
+                s[0] = hwdb_glob_step1(k, s[0], c);
+                return s[0] == 0;
+        }
         (void) hwdb_glob_step(k, s, s, c);
         return hwdb_glob_set_empty(k, s);
 }
@@ -92,6 +106,8 @@ void hwdb_lookup_done(HwdbLookup *l) {
         free(l->pattern);
         free(l->stack);
         free(l->sets);
+        free(l->path);
+        free(l->path_key);
         if (l->glob)
                 hwdb_glob_key_done(l->glob);
         free(l->glob);
@@ -253,7 +269,10 @@ static int scan_enter(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, s
                         return r;
                 parent = l->sets + l->n_stack * words;
                 s = parent + words;
-                memcpy(s, parent, words * sizeof(uint64_t));
+                if (words == 1)
+                        s[0] = parent[0];
+                else
+                        memcpy(s, parent, words * sizeof(uint64_t));
         }
         if (edge >= 0) {
                 l->pattern[l->pattern_len++] = (char) edge;
@@ -288,8 +307,18 @@ prune:
  * the key. */
 static int glob_scan(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, size_t skip,
                      const char *key, size_t pos) {
-        uint8_t mode = l->glob->usable ? MATCH_EXACT : MATCH_OFF;
+        uint8_t mode;
+        bool one_word;
         int r;
+
+        if (!l->glob_ready) {
+                r = hwdb_glob_key_init(l->glob, key, l->key_len);
+                if (r < 0)
+                        return r;
+                l->glob_ready = true;
+        }
+        mode = l->glob->usable ? MATCH_EXACT : MATCH_OFF;
+        one_word = l->glob->usable && l->glob->words == 1;
 
         l->pattern_len = 0;
         l->n_stack = 0;
@@ -314,6 +343,13 @@ static int glob_scan(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, si
                         hwdb_bin_child(b, &f->node, f->next_child++, &c, &child);
                         if (child >= f->off)
                                 return -ELOOP;
+                        /* Most children of a glob scan are ruled out by
+                         * their edge byte alone: one step of a one-word
+                         * set, without reading the child (scan_enter()
+                         * would come to the same answer after decoding it). */
+                        if (one_word && f->mode != MATCH_OFF && f->bracket == BRACKET_NONE && c != '[' &&
+                            c != '\\' && hwdb_glob_step1(l->glob, l->sets[l->n_stack], c) == 0)
+                                continue;
                         r = scan_enter(l, b, child, c, 0, f->mode, f->bracket);
                         if (r < 0)
                                 return r;
@@ -352,34 +388,23 @@ static bool is_glob_byte(char c) {
         return c == '*' || c == '?' || c == '[';
 }
 
-int hwdb_lookup(HwdbLookup *l, const HwdbBin *b, const char *key) {
-        uint64_t off = b->root_off;
-        size_t i = 0, key_len;
-        int r;
-
-        l->n_props = 0;
-        if (!key || key[0] == '\0')
-                return 0;
-
-        if (!l->glob) {
-                l->glob = new0(HwdbGlobKey, 1);
-                if (!l->glob)
-                        return -ENOMEM;
-        }
-        key_len = strlen(key);
-        if (l->no_prune)
-                l->glob->usable = false;
-        else {
-                r = hwdb_glob_key_init(l->glob, key, key_len);
+static int glob_scans(HwdbLookup *l, const HwdbBin *b, const HwdbPathStep *step, const char *key) {
+        for (unsigned g = 0; g < step->n_globs; g++) {
+                int r = glob_scan(l, b, step->globs[g], step->glob_c[g], 0, key, step->end);
                 if (r < 0)
                         return r;
         }
+        return 0;
+}
 
-        l->visits = 0;
-        l->max_visits = b->max_nodes > UINT64_MAX / (key_len + 2) ? UINT64_MAX
-                                                                  : b->max_nodes * (key_len + 2);
+/* The literal walk from node off at key position i, below the first
+ * n_path levels of l->path. Every level it leaves through a child joins
+ * l->path. */
+static int walk(HwdbLookup *l, const HwdbBin *b, uint64_t off, size_t i, const char *key) {
+        int r;
 
         for (;;) {
+                HwdbPathStep *step;
                 HwdbNode n;
                 size_t j;
 
@@ -390,20 +415,22 @@ int hwdb_lookup(HwdbLookup *l, const HwdbBin *b, const char *key) {
                 /* The node's own bytes must equal the key literally, up to
                  * the first glob byte; from there fnmatch takes over. */
                 for (j = 0; n.prefix[j] != '\0'; j++) {
-                        if (is_glob_byte(n.prefix[j])) {
-                                r = glob_scan(l, b, off, -1, j, key, i + j);
-                                return r < 0 ? r : (int) l->n_props;
-                        }
+                        if (is_glob_byte(n.prefix[j]))
+                                return glob_scan(l, b, off, -1, j, key, i + j);
                         if (n.prefix[j] != key[i + j])
-                                return (int) l->n_props;
+                                return 0;
                 }
                 i += j;
 
+                r = RESERVE(l->path, l->path_allocated, l->n_path + 1);
+                if (r < 0)
+                        return r;
+                step = &l->path[l->n_path];
+                *step = (HwdbPathStep) { .off = off, .end = i };
+
                 /* One pass over the sorted child array finds the glob
                  * children ('*' < '?' < '[') and the key byte's child. */
-                uint64_t next = 0, globs[3];
-                uint8_t glob_c[3];
-                unsigned n_globs = 0;
+                uint8_t kc = (uint8_t) key[i];
                 bool found = false;
 
                 for (unsigned c = 0; c < n.n_children; c++) {
@@ -416,32 +443,96 @@ int hwdb_lookup(HwdbLookup *l, const HwdbBin *b, const char *key) {
                         if (child >= off)
                                 return -ELOOP;
                         if (e == '*' || e == '?' || e == '[') {
-                                if (n_globs < 3) {
-                                        glob_c[n_globs] = e;
-                                        globs[n_globs++] = child;
+                                if (step->n_globs < 3) {
+                                        step->glob_c[step->n_globs] = e;
+                                        step->globs[step->n_globs++] = child;
                                 }
                         }
-                        if (e == (uint8_t) key[i] && key[i] != '\0' && !found) {
-                                next = child;
+                        if (e == kc && kc != '\0' && !found) {
+                                step->next = child;
                                 found = true;
                         }
-                        if (e > '[' && e > (uint8_t) key[i])
+                        if (e > '[' && e > kc)
                                 break;
                 }
-                for (unsigned g = 0; g < n_globs; g++) {
-                        r = glob_scan(l, b, globs[g], glob_c[g], 0, key, i);
+                r = glob_scans(l, b, step, key);
+                if (r < 0)
+                        return r;
+
+                if (kc == '\0')
+                        return add_values(l, b, &n);
+                if (!found)
+                        return 0;
+                l->n_path++;
+                off = step->next;
+                i++;
+        }
+}
+
+static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) {
+        uint64_t off = b->root_off;
+        size_t i = 0, d = 0, key_len, same = 0;
+        int r;
+
+        l->n_props = 0;
+        if (!key || key[0] == '\0')
+                return 0;
+        /* Unusable until this lookup completes. */
+        reuse = reuse && l->path_db == b;
+        l->path_db = NULL;
+
+        if (!l->glob) {
+                l->glob = new0(HwdbGlobKey, 1);
+                if (!l->glob)
+                        return -ENOMEM;
+        }
+        key_len = strlen(key);
+        /* The matcher is set up by the first glob scan: a key whose walk
+         * meets no glob does without. */
+        l->key_len = key_len;
+        l->glob_ready = l->no_prune;
+        if (l->no_prune)
+                l->glob->usable = false;
+
+        l->visits = 0;
+        l->max_visits = b->max_nodes > UINT64_MAX / (key_len + 2) ? UINT64_MAX
+                                                                  : b->max_nodes * (key_len + 2);
+
+        /* A level is the same for this key when the key is the same up to
+         * and including the byte that chose the child: only its glob scans
+         * are done again. */
+        if (reuse) {
+                while (same < key_len && same < l->path_key_len && l->path_key[same] == key[same])
+                        same++;
+                for (; d < l->n_path && l->path[d].end < same; d++) {
+                        r = glob_scans(l, b, &l->path[d], key);
                         if (r < 0)
                                 return r;
                 }
-
-                if (key[i] == '\0') {
-                        r = add_values(l, b, &n);
-                        return r < 0 ? r : (int) l->n_props;
+                if (d > 0) {
+                        off = l->path[d - 1].next;
+                        i = l->path[d - 1].end + 1;
                 }
-
-                if (!found)
-                        return (int) l->n_props;
-                off = next;
-                i++;
         }
+        l->n_path = d;
+
+        r = walk(l, b, off, i, key);
+        if (r < 0)
+                return r;
+
+        r = RESERVE(l->path_key, l->path_key_allocated, key_len + 1);
+        if (r < 0)
+                return r;
+        memcpy(l->path_key + same, key + same, key_len - same + 1);
+        l->path_key_len = key_len;
+        l->path_db = b;
+        return (int) l->n_props;
+}
+
+int hwdb_lookup(HwdbLookup *l, const HwdbBin *b, const char *key) {
+        return lookup(l, b, key, false);
+}
+
+int hwdb_lookup_next(HwdbLookup *l, const HwdbBin *b, const char *key) {
+        return lookup(l, b, key, true);
 }

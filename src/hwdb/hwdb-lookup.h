@@ -24,6 +24,7 @@ typedef struct HwdbProperty {
 
 typedef struct HwdbScanFrame HwdbScanFrame;
 typedef struct HwdbGlobKey HwdbGlobKey;
+typedef struct HwdbPathStep HwdbPathStep;
 
 /* Reusable lookup state. All buffers grow on demand and are kept between
  * lookups, so a warm lookup does not allocate. Zero-initialize, release
@@ -46,7 +47,15 @@ typedef struct HwdbLookup {
         uint64_t *sets;         /* position sets of the scan frames */
         size_t sets_allocated;
         HwdbGlobKey *glob;
+        size_t key_len;
+        bool glob_ready;        /* glob is set up for this key */
         uint64_t visits, max_visits;
+        /* The literal path the last lookup took, for hwdb_lookup_next(). */
+        HwdbPathStep *path;
+        size_t n_path, path_allocated;
+        char *path_key;
+        size_t path_key_len, path_key_allocated;
+        const HwdbBin *path_db; /* NULL: no usable path */
 } HwdbLookup;
 
 void hwdb_lookup_done(HwdbLookup *l);
@@ -59,3 +68,13 @@ void hwdb_lookup_done(HwdbLookup *l);
  * the walk takes an edge that does not lead to a lower offset (a cycle) or
  * exceeds the limits a well-formed file can reach. */
 int hwdb_lookup(HwdbLookup *l, const HwdbBin *b, const char *key);
+
+/* The same, for one key of a run of keys on the same open database b:
+ * the levels of the trie walk this key shares with the key before (the
+ * last hwdb_lookup() or hwdb_lookup_next() on l, which must have been on b)
+ * are not walked again: their nodes, prefixes and glob children are taken
+ * from l, only the glob scans, which depend on the rest of the key, are
+ * done again. Same answers as hwdb_lookup(), in the same order. Pays when
+ * keys come sorted: neighbours then share most of their path. After a
+ * failed or abandoned (SIGBUS) lookup this falls back to a full walk. */
+int hwdb_lookup_next(HwdbLookup *l, const HwdbBin *b, const char *key);

@@ -51,6 +51,11 @@ typedef struct Builder {
         DropinDir **dropin_dirs;
         size_t n_dropin_dirs, allocated_dropin_dirs;
         StrMap dropin_index;   /* NAME -> its DropinDir in the first directory that has one */
+        /* The stems ("user-") of the dash prefixes' NAME.d ("user-.slice.d",
+         * "foo-@.service.d"; not "-.slice.d"): a unit whose name starts
+         * with none of them has no dash-prefix drop-ins. */
+        char **dash_stems;
+        size_t n_dash_stems, allocated_dash_stems;
 
         char **extra_names;    /* instances named by dependency links */
         size_t n_extra, allocated_extra;

@@ -275,11 +275,15 @@ typedef struct DirList {
         size_t n, allocated;
 } DirList;
 
-static int dirlist_add(Builder *b, DirList *l, size_t dir, const char *key) {
-        DropinDir *d = strmap_get(&b->dropin_index, key);
+/* Adds the drop-in directory of search directory dir from a name's chain
+ * (sorted by search directory); *cursor, the chain's head at first, moves
+ * along it as dir grows, so that the chain is looked up once per name. */
+static int dirlist_add(DirList *l, DropinDir **cursor, size_t dir) {
+        DropinDir *d = *cursor;
 
         while (d && d->dir < dir)
                 d = d->next;
+        *cursor = d;
         if (!d || d->dir != dir)
                 return 0;
         d->used = true;
@@ -306,15 +310,27 @@ static void name_list_done(NameList *l) {
         free(l->items);
 }
 
+/* Whether some dash prefix's drop-in directory could apply to name: each
+ * dash prefix of a name starts the name. */
+static bool has_dash_stem(const Builder *b, const char *name) {
+        for (size_t i = 0; i < b->n_dash_stems; i++)
+                if (startswith(name, b->dash_stems[i]))
+                        return true;
+        return false;
+}
+
 /* The names whose NAME.d apply, in the order systemd looks in one search
  * directory: the name's own, its template's, then those of its dash
  * prefixes, most specific first (the same for every directory). Only names
  * that have a drop-in directory somewhere are kept. */
 static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth) {
-        _cleanup_free_ char *prefix = NULL, *instance = NULL, *built = NULL;
-        UnitType type;
+        /* The name is valid (shorter than UNIT_NAME_MAX) once classified:
+         * its parts are cut from it here, on the stack, with one
+         * classification instead of one per helper. */
+        char prefix[UNIT_NAME_MAX], built[2 * UNIT_NAME_MAX + 16];
+        const char *at, *dot, *type_name;
+        size_t n_prefix, n_instance = 0, k;
         bool chopped = false;
-        char *dash;
         int r, kind;
 
         if (depth > 64)
@@ -328,9 +344,9 @@ static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth
                 }
                 l->items[l->n++] = s;
         }
-        kind = unit_name_to_instance(name, &instance);
+        kind = unit_name_classify(name);
         if (kind < 0)
-                return kind == -ENOMEM ? kind : 0;
+                return 0;
         if (kind == UNIT_NAME_INSTANCE) {
                 _cleanup_free_ char *template = NULL;
 
@@ -341,16 +357,20 @@ static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth
                 if (r < 0)
                         return r;
         }
-        if (!sd_behaves(SD_DROPINS_DASH_PREFIX, b->version))
+        if (!has_dash_stem(b, name) || !sd_behaves(SD_DROPINS_DASH_PREFIX, b->version))
                 return 0;
 
-        r = unit_name_to_prefix(name, &prefix);
-        if (r < 0)
-                return r;
+        dot = strrchr(name, '.');
+        at = kind == UNIT_NAME_PLAIN ? NULL : strchr(name, '@');
+        n_prefix = (size_t) ((at ? at : dot) - name);
+        if (kind == UNIT_NAME_INSTANCE)
+                n_instance = (size_t) (dot - at - 1);
+        memcpy(prefix, name, n_prefix);
+        prefix[n_prefix] = '\0';
         for (;;) {
+                char *dash = strrchr(prefix, '-');
                 size_t n;
 
-                dash = strrchr(prefix, '-');
                 if (!dash)
                         return 0;
                 n = (size_t) (dash - prefix);
@@ -358,16 +378,25 @@ static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth
                         return 0;
                 if (prefix[n + 1] != '\0' || chopped) {
                         prefix[n + 1] = '\0';
+                        n_prefix = n + 1;
                         break;
                 }
                 prefix[n] = '\0';       /* a trailing dash is chopped once */
                 chopped = true;
         }
-        type = unit_name_to_type(name);
-        built = strjoin(prefix, kind == UNIT_NAME_INSTANCE ? "@" : "", kind == UNIT_NAME_INSTANCE ? instance : "",
-                        ".", unit_type_to_string(type));
-        if (!built)
-                return -ENOMEM;
+        type_name = unit_type_to_string(unit_type_from_string(dot + 1));
+        if (!type_name)
+                return 0;
+        /* prefix[@instance].type: each part is shorter than the name. */
+        memcpy(built, prefix, n_prefix);
+        k = n_prefix;
+        if (kind == UNIT_NAME_INSTANCE) {
+                built[k++] = '@';
+                memcpy(built + k, at + 1, n_instance);
+                k += n_instance;
+        }
+        built[k++] = '.';
+        strcpy(built + k, type_name);
         if (!unit_name_is_valid(built, UNIT_NAME_ANY))
                 return 0;
         return expand_name(b, l, built, depth + 1);
@@ -480,17 +509,28 @@ static int collect_dropins(Builder *b, LookupUnit *u) {
         /* Every name of the unit, in every directory; the type-wide
          * directories last, as the most generic. */
         for (size_t k = 0; r >= 0 && k <= u->n_aliases; k++) {
+                _cleanup_free_ DropinDir **cursors = NULL;
                 NameList names = {};
 
                 r = expand_name(b, &names, k == 0 ? u->id : u->aliases[k - 1], 0);
+                if (r >= 0 && names.n > 0) {
+                        cursors = malloc_multiply(names.n, sizeof(DropinDir *));
+                        if (!cursors)
+                                r = -ENOMEM;
+                }
+                for (size_t j = 0; r >= 0 && j < names.n; j++)
+                        cursors[j] = strmap_get(&b->dropin_index, names.items[j]);
                 for (size_t i = 0; r >= 0 && names.n > 0 && i < b->set->paths.n_dirs; i++)
                         for (size_t j = 0; r >= 0 && j < names.n; j++)
-                                r = dirlist_add(b, &l, i, names.items[j]);
+                                r = dirlist_add(&l, &cursors[j], i);
                 name_list_done(&names);
         }
-        if (type >= 0 && sd_behaves(SD_DROPINS_TYPE_WIDE, b->version))
+        if (r >= 0 && type >= 0 && sd_behaves(SD_DROPINS_TYPE_WIDE, b->version)) {
+                DropinDir *cursor = strmap_get(&b->dropin_index, unit_type_to_string(type));
+
                 for (size_t i = 0; r >= 0 && i < b->set->paths.n_dirs; i++)
-                        r = dirlist_add(b, &l, i, unit_type_to_string(type));
+                        r = dirlist_add(&l, &cursor, i);
+        }
 
         /* One file per name: the first directory wins; then by name. */
         for (size_t i = 0; r >= 0 && i < l.n; i++) {

@@ -113,6 +113,9 @@ static void builder_done(Builder *b) {
                 dropin_dir_free(b->dropin_dirs[i]);
         free(b->dropin_dirs);
         strmap_done(&b->dropin_index);
+        for (size_t i = 0; i < b->n_dash_stems; i++)
+                free(b->dash_stems[i]);
+        free(b->dash_stems);
         for (size_t i = 0; i < b->n_extra; i++)
                 free(b->extra_names[i]);
         free(b->extra_names);
@@ -263,6 +266,26 @@ static int scan_symlink(Builder *b, size_t dir, int dfd, const char *name, const
         return add_entry(b, e);
 }
 
+/* A dash prefix's name ends its prefix in '-' with something before it:
+ * "user-.slice", "foo-@.service", "foo-@bar.service". */
+static int note_dash_stem(Builder *b, const char *key) {
+        const char *end = strchr(key, '@') ? strchr(key, '@') : strrchr(key, '.'); /* a prefix may hold dots */
+        char *stem;
+
+        if (!end || end - key < 2 || end[-1] != '-')
+                return 0;
+        for (size_t i = 0; i < b->n_dash_stems; i++)
+                if (strlen(b->dash_stems[i]) == (size_t) (end - key) && strncmp(b->dash_stems[i], key, end - key) == 0)
+                        return 0;
+        stem = strndup(key, end - key);
+        if (!stem || GREEDY_REALLOC(b->dash_stems, b->allocated_dash_stems, b->n_dash_stems + 1) < 0) {
+                free(stem);
+                return -ENOMEM;
+        }
+        b->dash_stems[b->n_dash_stems++] = stem;
+        return 0;
+}
+
 static int note_dropin_dir(Builder *b, size_t dir, const char *name, const char *path, bool is_real_dir) {
         _cleanup_free_ char *key = strndup(name, strlen(name) - 2);
         DropinDir *d, *first;
@@ -305,7 +328,9 @@ static int note_dropin_dir(Builder *b, size_t dir, const char *name, const char 
                 return 0;
         }
         r = strmap_put(&b->dropin_index, d->key, d);
-        return r < 0 ? r : 0;
+        if (r < 0)
+                return r;
+        return note_dash_stem(b, d->key);
 }
 
 static int add_extra_name(Builder *b, const char *name) {

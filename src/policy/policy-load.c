@@ -400,6 +400,15 @@ static int apply_rewrite_action(LoadContext *c, Rewrite *rw, const YNode *n, con
                                     rw->key);
                 if (streq(rw->key, "User") && (streq(rw->value, "root") || streq(rw->value, "0")))
                         return load_fail(c, value, "a rewrite must not make a unit run as root");
+                /* The placeholder is expanded once, and only by add:; anywhere
+                 * else it would reach the unit as literal text. */
+                if (strstr(rw->value, POLICY_DEVICE_NODE_PLACEHOLDER) &&
+                    (rw->kind != REWRITE_ADD ||
+                     strstr(strstr(rw->value, POLICY_DEVICE_NODE_PLACEHOLDER) + 1, POLICY_DEVICE_NODE_PLACEHOLDER)))
+                        return load_fail(c, value, rw->kind == REWRITE_ADD ?
+                                         "%s may appear only once in a value" :
+                                         "%s is expanded only in add:, not in set:",
+                                         POLICY_DEVICE_NODE_PLACEHOLDER);
                 break;
         case REWRITE_REMOVE:
                 if (to || value)

@@ -11,13 +11,11 @@
 #include "policy-condition.h"
 #include "policy-internal.h"
 
-#define DEVICE_NODE_PLACEHOLDER "{device-node}"
-
 /* add: with {device-node} in the value: one entry per device node the unit
  * is bound to (none: nothing is added). */
 static int add_per_device(const Policy *p, const Rewrite *rw, UnitFile *target, const HwTieList *ties,
                           int (*report)(const Policy *, const Rewrite *, UnitFile *, const UnitEntry *, const char *)) {
-        const char *at = strstr(rw->value, DEVICE_NODE_PLACEHOLDER);
+        const char *at = strstr(rw->value, POLICY_DEVICE_NODE_PLACEHOLDER);
         size_t pre = (size_t) (at - rw->value);
         int r;
 
@@ -33,7 +31,7 @@ static int add_per_device(const Policy *p, const Rewrite *rw, UnitFile *target, 
                 if (dup)
                         continue;
                 if (asprintf(&value, "%.*s%s%s", (int) pre, rw->value, t->node,
-                             at + strlen(DEVICE_NODE_PLACEHOLDER)) < 0)
+                             at + strlen(POLICY_DEVICE_NODE_PLACEHOLDER)) < 0)
                         return -ENOMEM;
                 r = unit_file_add_entry(target, rw->section, rw->key, value);
                 if (r < 0)
@@ -150,7 +148,7 @@ static int apply_one(const Policy *p, const Rewrite *rw, UnitGroup *g, UnitFile 
                         }
                 }
 
-        if (rw->kind == REWRITE_ADD && strstr(rw->value, DEVICE_NODE_PLACEHOLDER))
+        if (rw->kind == REWRITE_ADD && strstr(rw->value, POLICY_DEVICE_NODE_PLACEHOLDER))
                 return add_per_device(p, rw, target, ties, note);
         if (rw->kind == REWRITE_ADD || (rw->kind == REWRITE_SET && !key_set)) {
                 r = unit_file_add_entry(target, rw->section, rw->key, rw->value);

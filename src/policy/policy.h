@@ -39,6 +39,9 @@ typedef enum RewriteKind {
 
 typedef struct Condition Condition;   /* policy-condition.h */
 
+/* In an add: value, stands for each device node the unit is bound to. */
+#define POLICY_DEVICE_NODE_PLACEHOLDER "{device-node}"
+
 typedef struct Rewrite {
         char *id;
         char *description;
@@ -47,7 +50,7 @@ typedef struct Rewrite {
         /* The action. */
         RewriteKind kind;
         char *section, *key;
-        char *value;           /* set/add: the new value */
+        char *value;           /* set/add: the new value (add: may hold POLICY_DEVICE_NODE_PLACEHOLDER once) */
         char *to;              /* rename: the new key */
         char *matching;        /* set/remove/rename: regex the old value must match, or NULL */
         void *value_re;        /* compiled `matching` (see policy-regex.h) */

@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "cat-stream.h"
 #include "unit-type.h"
@@ -129,19 +132,32 @@ static bool is_unit_or_dropin(const char *p, size_t n) {
 #define ONES UINT64_C(0x0101010101010101)
 #define HIGHS UINT64_C(0x8080808080808080)
 
-/* Whether any byte is a control character (below 0x20, or DEL). Eight
- * bytes at a time: a borrow in the subtraction starts only at a byte below
- * the constant, so a set high bit means there is one. */
+/* Whether any byte is a control character (below 0x20, or DEL). With
+ * SSE2 sixteen bytes at a time (a byte is at most 0x1f when subtracting
+ * 0x1f with saturation leaves zero), otherwise eight: a borrow in the
+ * subtraction starts only at a byte below the constant, so a set high bit
+ * means there is one. */
 static bool has_control(const char *s, size_t n) {
         size_t i = 0;
         uint64_t bad = 0;
 
+#if defined(__SSE2__)
+        const __m128i x1f = _mm_set1_epi8(0x1f), del = _mm_set1_epi8(0x7f), zero = _mm_setzero_si128();
+
+        for (; n - i >= 16; i += 16) {
+                __m128i v = _mm_loadu_si128((const __m128i *) (const void *) (s + i));
+
+                if (_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(_mm_subs_epu8(v, x1f), zero),
+                                                   _mm_cmpeq_epi8(v, del))) != 0)
+                        return true;
+        }
+#endif
         for (; n - i >= 8; i += 8) {
-                uint64_t w, del;
+                uint64_t w, d;
 
                 memcpy(&w, s + i, 8);
-                del = w ^ (ONES * 0x7f);
-                bad |= ((w - ONES * 0x20) & ~w) | ((del - ONES) & ~del);
+                d = w ^ (ONES * 0x7f);
+                bad |= ((w - ONES * 0x20) & ~w) | ((d - ONES) & ~d);
         }
         if (bad & HIGHS)
                 return true;
@@ -332,10 +348,17 @@ static bool maybe_header(const char *l, size_t n) {
         return l[0] == '\x1b' || (l[0] == '#' && l[1] == ' ' && (l[2] == '/' || l[2] == 'U' || l[2] == '\x1b'));
 }
 
-/* Whether a line starting with c needs a look: a blank line, or one that
- * may be a header ('#', or an escape sequence first). */
-static bool line_needs_look(char c) {
-        return c == '\n' || c == '#' || c == '\x1b';
+/* Whether the line at p (avail bytes of it in the buffer) needs a look: a
+ * blank line, or one that may be a header: an escape sequence first, or
+ * '#' followed by what maybe_header() looks for (when those bytes are not
+ * in the buffer yet, it may be). A comment like "# text" is content
+ * wherever it stands. */
+static _always_inline_ bool line_needs_look(const char *p, size_t avail) {
+        if (p[0] == '\n' || p[0] == '\x1b')
+                return true;
+        if (p[0] != '#')
+                return false;
+        return avail < 3 || (p[1] == ' ' && (p[2] == '/' || p[2] == 'U' || p[2] == '\x1b'));
 }
 
 /* Content lines that need no look, and are whole in the buffer, are passed
@@ -348,7 +371,7 @@ static void skip_plain_lines(CatReader *r) {
         size_t used = r->pos - r->mark, room, i = 0;
         unsigned lines = 0;
 
-        if (r->pos >= r->buf.len || used >= r->max_file || line_needs_look(p[0]))
+        if (r->pos >= r->buf.len || used >= r->max_file || line_needs_look(p, r->buf.len - r->pos))
                 return;
         room = MIN(r->buf.len - r->pos, r->max_file - used);
         for (;;) {
@@ -358,7 +381,7 @@ static void skip_plain_lines(CatReader *r) {
                         break;
                 i = (size_t) (nl - p) + 1;
                 lines++;
-                if (i >= room || line_needs_look(p[i]))
+                if (i >= room || line_needs_look(p + i, room - i))
                         break;
         }
         r->pos += i;

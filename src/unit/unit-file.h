@@ -127,3 +127,6 @@ int unit_file_write(const UnitFile *f, StrBuf *out);
  * extra_fields, if not NULL, is JSON text (",\"k\":v...") added before the
  * closing brace. */
 int unit_file_to_json(const UnitFile *f, const char *extra_fields, StrBuf *out);
+/* The same object without its closing brace, for a caller that appends
+ * its own members (",\"k\":v...") and then '}' to out directly. */
+int unit_file_to_json_open(const UnitFile *f, StrBuf *out);

@@ -11,6 +11,8 @@ int unit_group_new(const char *name, UnitGroup **ret) {
 
         if (!g)
                 return -ENOMEM;
+        g->files = g->inline_files;
+        g->allocated_files = ELEMENTSOF(g->inline_files);
         if (name) {
                 g->name = strdup(name);
                 if (!g->name) {
@@ -30,7 +32,8 @@ UnitGroup *unit_group_free(UnitGroup *g) {
                 free(g->files[i].framing);
                 free(g->files[i].fix_path);
         }
-        free(g->files);
+        if (g->files != g->inline_files)
+                free(g->files);
         free(g->name);
         free(g->extra_json);
         free(g->systemd.user);
@@ -39,10 +42,27 @@ UnitGroup *unit_group_free(UnitGroup *g) {
         return NULL;
 }
 
+/* Room for one more file: the inline room first, then the heap. */
+static int grow_files(UnitGroup *g) {
+        GroupFile *q;
+
+        if (g->n_files < g->allocated_files)
+                return 0;
+        if (g->files != g->inline_files)
+                return GREEDY_REALLOC(g->files, g->allocated_files, g->n_files + 1);
+        q = malloc_multiply(2 * g->allocated_files, sizeof(GroupFile));
+        if (!q)
+                return -ENOMEM;
+        memcpy(q, g->files, g->n_files * sizeof(GroupFile));
+        g->files = q;
+        g->allocated_files *= 2;
+        return 0;
+}
+
 int unit_group_add(UnitGroup *g, UnitFile *file, char *framing) {
         int r;
 
-        r = GREEDY_REALLOC(g->files, g->allocated_files, g->n_files + 1);
+        r = grow_files(g);
         if (r < 0) {
                 unit_file_free(file);
                 free(framing);

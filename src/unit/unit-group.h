@@ -43,7 +43,7 @@ typedef struct UnitPrediction {
 typedef struct UnitGroup {
         char *name;            /* unit name; NULL when unknown */
         bool has_fragment;     /* files[0] is the unit file itself */
-        GroupFile *files;
+        GroupFile *files;      /* inline_files until a third file comes */
         size_t n_files, allocated_files;
         DiagList diags;        /* findings about the unit as a whole */
         GroupVerdict verdict;
@@ -52,6 +52,7 @@ typedef struct UnitGroup {
         bool unreadable;       /* a file of the unit could not be read: never written */
         char *extra_json;      /* members the judge adds to check's unit record
                                 * (",\"device_ties\":[...]"), or NULL */
+        GroupFile inline_files[2];   /* a unit file and a drop-in, without an allocation */
 } UnitGroup;
 
 int unit_group_new(const char *name, UnitGroup **ret);

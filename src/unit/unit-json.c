@@ -31,6 +31,11 @@ static const char *edit_to_string(EntryEdit e) {
         return "keep";
 }
 
+/* Entries without an edit text (all but edited ones) that are not huge:
+ * the room for the whole record is reserved once and it is written
+ * straight into the buffer. */
+#define ENTRY_FAST_MAX ((size_t) 16384)
+
 static int entry_to_json(const UnitFile *f, const UnitEntry *e, StrBuf *out) {
         size_t raw_len = e->raw_end - e->raw_start;
         int r;
@@ -40,6 +45,32 @@ static int entry_to_json(const UnitFile *f, const UnitEntry *e, StrBuf *out) {
                                f->data[e->raw_start + raw_len - 1] == '\r' ||
                                f->data[e->raw_start + raw_len - 1] == '\0'))
                 raw_len--;
+
+        if (!e->edit_text && raw_len <= ENTRY_FAST_MAX) {
+                size_t kl = strlen(e->key), vl = strlen(e->value);
+                bool replaced = false;
+                char *o;
+
+                o = json_begin(out, JSON_STRING_ROOM(kl) + JSON_STRING_ROOM(vl) + JSON_STRING_ROOM(raw_len) +
+                                                128);
+                if (!o)
+                        return -ENOMEM;
+                o = JSON_PUT(o, "{\"key\":");
+                o = json_write_string(o, e->key, kl, &replaced);
+                o = JSON_PUT(o, ",\"value\":");
+                o = json_write_string(o, e->value, vl, &replaced);
+                o = JSON_PUT(o, ",\"raw\":");
+                o = json_write_string(o, f->data + e->raw_start, raw_len, &replaced);
+                o = JSON_PUT(o, ",\"lines\":[");
+                o = json_write_uint(o, e->line_first);
+                *o++ = ',';
+                o = json_write_uint(o, e->line_last);
+                o = JSON_PUT(o, "],\"edit\":\"");
+                o = e->edit == EDIT_KEEP ? JSON_PUT(o, "keep") : stpcpy(o, edit_to_string(e->edit));
+                o = JSON_PUT(o, "\"}");
+                json_end(out, o);
+                return 0;
+        }
 
         r = strbuf_append_str(out, "{\"key\":");
         if (r >= 0)
@@ -94,43 +125,62 @@ static int entries_to_json(const UnitFile *f, int section, StrBuf *out) {
         return r;
 }
 
-int unit_file_to_json(const UnitFile *f, const char *extra_fields, StrBuf *out) {
+/* A section's members before its entries. */
+static int section_head_to_json(const UnitSection *sec, StrBuf *out) {
+        size_t n = strlen(sec->name);
+        bool replaced = false;
+        char *o;
+
+        o = json_begin(out, JSON_STRING_ROOM(n) + 96);
+        if (!o)
+                return -ENOMEM;
+        o = JSON_PUT(o, "{\"name\":");
+        o = json_write_string(o, sec->name, n, &replaced);
+        o = JSON_PUT(o, ",\"line\":");
+        o = json_write_uint(o, sec->line);
+        o = JSON_PUT(o, ",\"state\":\"");
+        o = stpcpy(o, section_state_to_string(sec->state));
+        o = JSON_PUT(o, "\",\"entries\":");
+        json_end(out, o);
+        return 0;
+}
+
+int unit_file_to_json_open(const UnitFile *f, StrBuf *out) {
         const char *type = unit_type_to_string(f->type);
+        size_t n_path = strlen(f->path), n_unit = f->unit_name ? strlen(f->unit_name) : 0,
+               n_type = type ? strlen(type) : 0;
+        bool replaced = false;
+        char *o;
         int r;
 
-        r = strbuf_append_str(out, "{\"path\":");
-        if (r >= 0)
-                r = json_append_cstring(out, f->path);
-        if (r >= 0)
-                r = strbuf_append_str(out, ",\"unit\":");
-        if (r >= 0)
-                r = f->unit_name ? json_append_cstring(out, f->unit_name) : strbuf_append_str(out, "null");
-        /* Piece by piece: printf's parsing of a format costs more than
-         * the appends. */
-        if (r >= 0)
-                r = strbuf_append_str(out, ",\"type\":");
-        if (r >= 0)
-                r = type ? json_append_cstring(out, type) : strbuf_append_str(out, "null");
-        if (r >= 0)
-                r = strbuf_append_str(out, f->is_dropin ? ",\"dropin\":true,\"size\":" : ",\"dropin\":false,\"size\":");
-        if (r >= 0)
-                r = strbuf_append_uint(out, f->size);
-        if (r >= 0)
-                r = strbuf_append_str(out, ",\"lines\":");
-        if (r >= 0)
-                r = strbuf_append_uint(out, f->n_lines);
-        if (r >= 0)
-                r = strbuf_append_str(out, f->has_bom ? ",\"bom\":true" : ",\"bom\":false");
-        if (r >= 0 && f->limit_line > 0)
-                r = strbuf_printf(out, ",\"limit_line\":%u", f->limit_line);
-        if (r >= 0) {
-                if (f->failed_line > 0)
-                        r = strbuf_printf(out, ",\"failed_line\":%u", f->failed_line);
-                else
-                        r = strbuf_append_str(out, ",\"failed_line\":null");
+        /* The members before the entries: their room reserved once, and
+         * written straight into the buffer. */
+        o = json_begin(out, JSON_STRING_ROOM(n_path) + JSON_STRING_ROOM(n_unit) + JSON_STRING_ROOM(n_type) + 256);
+        if (!o)
+                return -ENOMEM;
+        o = JSON_PUT(o, "{\"path\":");
+        o = json_write_string(o, f->path, n_path, &replaced);
+        o = JSON_PUT(o, ",\"unit\":");
+        o = f->unit_name ? json_write_string(o, f->unit_name, n_unit, &replaced) : JSON_PUT(o, "null");
+        o = JSON_PUT(o, ",\"type\":");
+        o = type ? json_write_string(o, type, n_type, &replaced) : JSON_PUT(o, "null");
+        o = f->is_dropin ? JSON_PUT(o, ",\"dropin\":true,\"size\":") : JSON_PUT(o, ",\"dropin\":false,\"size\":");
+        o = json_write_uint(o, f->size);
+        o = JSON_PUT(o, ",\"lines\":");
+        o = json_write_uint(o, f->n_lines);
+        o = f->has_bom ? JSON_PUT(o, ",\"bom\":true") : JSON_PUT(o, ",\"bom\":false");
+        if (f->limit_line > 0) {
+                o = JSON_PUT(o, ",\"limit_line\":");
+                o = json_write_uint(o, f->limit_line);
         }
-        if (r >= 0)
-                r = strbuf_append_str(out, ",\"outside\":");
+        if (f->failed_line > 0) {
+                o = JSON_PUT(o, ",\"failed_line\":");
+                o = json_write_uint(o, f->failed_line);
+        } else
+                o = JSON_PUT(o, ",\"failed_line\":null");
+        json_end(out, o);
+
+        r = strbuf_append_str(out, ",\"outside\":");
         if (r >= 0)
                 r = entries_to_json(f, -1, out);
         if (r >= 0)
@@ -139,19 +189,7 @@ int unit_file_to_json(const UnitFile *f, const char *extra_fields, StrBuf *out) 
                 if (i > 0)
                         r = strbuf_append_char(out, ',');
                 if (r >= 0)
-                        r = strbuf_append_str(out, "{\"name\":");
-                if (r >= 0)
-                        r = json_append_cstring(out, f->sections[i].name);
-                if (r >= 0)
-                        r = strbuf_append_str(out, ",\"line\":");
-                if (r >= 0)
-                        r = strbuf_append_uint(out, f->sections[i].line);
-                if (r >= 0)
-                        r = strbuf_append_str(out, ",\"state\":\"");
-                if (r >= 0)
-                        r = strbuf_append_str(out, section_state_to_string(f->sections[i].state));
-                if (r >= 0)
-                        r = strbuf_append_str(out, "\",\"entries\":");
+                        r = section_head_to_json(&f->sections[i], out);
                 if (r >= 0)
                         r = entries_to_json(f, (int) i, out);
                 if (r >= 0)
@@ -186,6 +224,13 @@ int unit_file_to_json(const UnitFile *f, const char *extra_fields, StrBuf *out) 
         }
         if (r >= 0)
                 r = strbuf_append_char(out, ']');
+        return r < 0 ? r : 0;
+}
+
+int unit_file_to_json(const UnitFile *f, const char *extra_fields, StrBuf *out) {
+        int r;
+
+        r = unit_file_to_json_open(f, out);
         if (r >= 0 && extra_fields)
                 r = strbuf_append_str(out, extra_fields);
         if (r >= 0)

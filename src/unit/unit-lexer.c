@@ -7,7 +7,7 @@
  * start, a backslash escapes the byte after it; the byte before the final
  * run of backslashes is not one, so whatever escaped it, the run starts
  * unescaped, and its length's parity decides: only the run is read. */
-bool line_ends_in_escape(const char *s, size_t n) {
+bool line_ends_in_escape_slow(const char *s, size_t n) {
         size_t k = 0;
 
         while (k < n && s[n - 1 - k] == '\\')

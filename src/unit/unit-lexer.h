@@ -34,8 +34,12 @@ typedef struct PhysLine {
 static inline bool physline_next(const char *data, size_t size, size_t *pos, PhysLine *ret);
 
 /* Whether the text ends in a backslash that is not itself escaped (a
- * continuation). Reads only the final run of backslashes. */
-bool line_ends_in_escape(const char *s, size_t n);
+ * continuation). Reads only the final run of backslashes; the common case,
+ * no backslash at the end, without a call. */
+bool line_ends_in_escape_slow(const char *s, size_t n);
+static inline bool line_ends_in_escape(const char *s, size_t n) {
+        return n > 0 && s[n - 1] == '\\' && line_ends_in_escape_slow(s, n);
+}
 
 /* ---- implementation ---------------------------------------------------- */
 
@@ -58,7 +62,8 @@ static inline unsigned eol_kind(char c) {
  * into a zeroed one, whose padding ends the line at the end of data. */
 #if defined(__SSE2__) && !defined(UNIT_LEXER_SCALAR)
 
-static inline size_t scan_line(const char *data, size_t i, size_t size, bool *ret_ascii) {
+static inline __attribute__((always_inline)) size_t scan_line(const char *data, size_t i, size_t size,
+                                                              bool *ret_ascii) {
         const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'), zero = _mm_setzero_si128();
         unsigned high = 0;
 
@@ -104,7 +109,8 @@ static inline bool has_terminator(uint64_t w) {
 
 /* Portable: eight bytes at a time while none of them ends the line; the
  * word that holds the end (and the tail) byte by byte. */
-static inline size_t scan_line(const char *data, size_t i, size_t size, bool *ret_ascii) {
+static inline __attribute__((always_inline)) size_t scan_line(const char *data, size_t i, size_t size,
+                                                              bool *ret_ascii) {
         uint64_t acc = 0;
         unsigned char high = 0;
 
@@ -129,7 +135,8 @@ static inline size_t scan_line(const char *data, size_t i, size_t size, bool *re
 }
 #endif
 
-static inline bool physline_next(const char *data, size_t size, size_t *pos, PhysLine *ret) {
+static inline __attribute__((always_inline)) bool physline_next(const char *data, size_t size, size_t *pos,
+                                                                PhysLine *ret) {
         size_t i = *pos, end;
         unsigned seen = 0;
         bool ascii;
@@ -138,6 +145,19 @@ static inline bool physline_next(const char *data, size_t size, size_t *pos, Phy
                 return false;
 
         end = scan_line(data, i, size, &ascii);
+
+        /* The common terminator, a lone LF, without the loop. */
+        if (end < size && data[end] == '\n' && data[end + 1] != '\r' && data[end + 1] != '\0') {
+                *ret = (PhysLine) {
+                        .start = *pos,
+                        .len = end - *pos,
+                        .term_len = 1,
+                        .term_kinds = LINE_END_LF,
+                        .ascii = ascii,
+                };
+                *pos = end + 1;
+                return true;
+        }
 
         i = end;
         while (i < size) {

@@ -122,8 +122,7 @@ static int over_limit(ParseState *ps, const char *rule, unsigned line, const cha
         return r < 0 ? r : 1;
 }
 
-static int parse_section_header(ParseState *ps, const char *l, size_t n, unsigned line,
-                                size_t raw_end) {
+static int parse_section_header(ParseState *ps, char *l, size_t n, unsigned line, size_t raw_end) {
         UnitFile *f = ps->f;
         UnitSection *s;
         char *name;
@@ -144,9 +143,9 @@ static int parse_section_header(ParseState *ps, const char *l, size_t n, unsigne
                 if (r < 0)
                         return r;
         }
-        name = arena_strndup(f, l + 1, n - 2);
-        if (!name)
-                return -ENOMEM;
+        /* In place: the closing bracket becomes the name's end. */
+        name = l + 1;
+        l[n - 1] = '\0';
 
         s = &f->sections[f->n_sections];
         *s = (UnitSection) { .name = name, .line = line, .raw_end = raw_end };
@@ -165,12 +164,16 @@ static int parse_section_header(ParseState *ps, const char *l, size_t n, unsigne
         return 0;
 }
 
-/* One logical line: continuations joined, comments gone. raw_start/raw_end
- * delimit its bytes in the file. Returns 1 if the file failed. */
-static int parse_logical(ParseState *ps, const char *l, size_t n, bool ascii, unsigned line_first,
+/* One logical line: continuations joined, comments gone. l is a copy the
+ * parser may write to (the arena's copy of the file, or of a joined
+ * continuation); what it stores points into it, each string ended in place
+ * by a NUL over the byte after it (a blank, '=', ']' or the terminator: the
+ * copy is never read as the file). raw_start/raw_end delimit its bytes in the file. Returns 1 if
+ * the file failed. */
+static int parse_logical(ParseState *ps, char *l, size_t n, bool ascii, unsigned line_first,
                          unsigned line_last, size_t raw_start, size_t raw_end) {
         UnitFile *f = ps->f;
-        const char *eq, *k, *v;
+        char *eq, *k, *v;
         size_t kn, vn;
         UnitEntry *e;
         int r;
@@ -225,26 +228,28 @@ static int parse_logical(ParseState *ps, const char *l, size_t n, bool ascii, un
                 if (r < 0)
                         return r;
         }
-        e = &f->entries[f->n_entries];
+        k[kn] = '\0';
+        v[vn] = '\0';
+        e = &f->entries[f->n_entries++];
         *e = (UnitEntry) {
                 .section = ps->section,
-                .key = arena_strndup(f, k, kn),
-                .value = arena_strndup(f, v, vn),
+                .key = k,
+                .value = v,
                 .raw_start = raw_start,
                 .raw_end = raw_end,
                 .line_first = line_first,
                 .line_last = line_last,
         };
-        if (!e->key || !e->value)
-                return -ENOMEM;
-        f->n_entries++;
         return 0;
 }
 
 static int flush_continuation(ParseState *ps) {
+        char *copy = arena_strndup(ps->f, ps->cont.data, ps->cont.len);
         int r;
 
-        r = parse_logical(ps, ps->cont.data, ps->cont.len, ps->cont_ascii, ps->cont_line_first,
+        if (!copy)
+                return -ENOMEM;
+        r = parse_logical(ps, copy, ps->cont.len, ps->cont_ascii, ps->cont_line_first,
                           ps->cont_line_last, ps->cont_start, ps->cont_end);
         ps->in_cont = false;
         strbuf_reset(&ps->cont);
@@ -338,7 +343,9 @@ static int parse_physical(ParseState *ps, const PhysLine *pl, unsigned line) {
                 return 0;
         }
 
-        return parse_logical(ps, l, n, pl->ascii, line, line, pl->start, line_end);
+        /* The arena begins with a copy of the file: the line's text there. */
+        return parse_logical(ps, f->arena + (l - f->data), n, pl->ascii, line,
+                             line, pl->start, line_end);
 }
 
 static int parse_all(ParseState *ps) {
@@ -390,10 +397,12 @@ int unit_file_parse(char *data, size_t size, const char *path, const char *unit_
         int r;
 
         /* One allocation holds the model, its first entries and sections,
-         * and its arena: the path, the unit name, and every stored string.
-         * Those come from at least as many raw bytes as they have
-         * characters, plus one NUL per string and at most two strings per
-         * line: twice the size bounds them. */
+         * and its arena: a copy of the file (size bytes and the NUL after
+         * them), in which the stored strings of physical lines are ended in
+         * place; the path and the unit name; and a copy of each joined
+         * continuation, no longer than the lines it joins (at least one
+         * terminator among them pays for its NUL): twice the size and a
+         * byte bound them. */
         head = sizeof(UnitFile) + n_entries * sizeof(UnitEntry) + INLINE_SECTIONS * sizeof(UnitSection);
         if (size > (SIZE_MAX - 64 - head) / 2 || path_len + name_len > SIZE_MAX - 64 - head - 2 * size - 2) {
                 free(data);
@@ -419,6 +428,8 @@ int unit_file_parse(char *data, size_t size, const char *path, const char *unit_
         f->allocated_sections = INLINE_SECTIONS;
         f->entries = f->inline_entries;
         f->sections = f->inline_sections;
+        memcpy(f->arena, data, size + 1);
+        f->arena_used = size + 1;
         f->path = arena_strndup(f, path, path_len);
         f->unit_name = unit_name ? arena_strndup(f, unit_name, name_len) : NULL;
 

@@ -23,11 +23,57 @@ const char *unit_type_to_string(UnitType t) {
         return type_names[t];
 }
 
+/* The first two letters tell the only type the name can be; one compare
+ * confirms it. */
 UnitType unit_type_from_string(const char *s) {
-        for (int t = 0; t < _UNIT_TYPE_MAX; t++)
-                if (type_names[t][0] == s[0] && streq(type_names[t], s))
-                        return (UnitType) t;
-        return _UNIT_TYPE_INVALID;
+        UnitType t;
+
+        switch (s[0]) {
+        case 'a':
+                t = UNIT_AUTOMOUNT;
+                break;
+        case 'd':
+                t = UNIT_DEVICE;
+                break;
+        case 'm':
+                t = UNIT_MOUNT;
+                break;
+        case 'p':
+                t = UNIT_PATH;
+                break;
+        case 's':
+                switch (s[1]) {
+                case 'e':
+                        t = UNIT_SERVICE;
+                        break;
+                case 'o':
+                        t = UNIT_SOCKET;
+                        break;
+                case 'w':
+                        t = UNIT_SWAP;
+                        break;
+                case 'l':
+                        t = UNIT_SLICE;
+                        break;
+                case 'c':
+                        t = UNIT_SCOPE;
+                        break;
+                default:
+                        return _UNIT_TYPE_INVALID;
+                }
+                break;
+        case 't':
+                if (s[1] == 'a')
+                        t = UNIT_TARGET;
+                else if (s[1] == 'i')
+                        t = UNIT_TIMER;
+                else
+                        return _UNIT_TYPE_INVALID;
+                break;
+        default:
+                return _UNIT_TYPE_INVALID;
+        }
+        return streq(type_names[t], s) ? t : _UNIT_TYPE_INVALID;
 }
 
 UnitType unit_type_from_name(const char *name) {

@@ -3,23 +3,59 @@
 
 /* The generated table (directive-table-data.c), sorted by name. */
 
+#include <endian.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
+#include "validate/directive-names.h"
 #include "validate/directive-table.h"
 
 extern const Directive directive_table[];
 extern const size_t directive_table_size;
 
-/* Open-addressing hash of names: the first row with a name, or -1. */
-extern const int16_t directive_name_index[];
-extern const size_t directive_name_index_size;  /* a power of two */
+/* One entry per name: its rows are directive_table[first..first+count).
+ * head and tail are its directive_name_words(). */
+typedef struct DirectiveName {
+        const char *name;
+        uint64_t head, tail;
+        uint8_t len;
+        uint16_t first;
+        uint8_t count;
+} DirectiveName;
 
-/* FNV-1a over the name's bytes, as the generator computes it. */
-static inline uint32_t directive_name_hash(const char *s) {
-        uint32_t h = 2166136261u;
+extern const DirectiveName directive_names[];
 
-        for (; *s; s++)
-                h = (h ^ (unsigned char) *s) * 16777619u;
-        return h;
+/* A perfect hash from a name to its DirectiveNameId (hash and displace):
+ * the top bits of the hash pick a bucket, other bits a slot that the
+ * bucket's displacement moves to a free one; -1 marks an empty slot. */
+extern const uint64_t directive_name_seed;
+extern const uint16_t directive_name_displacement[1 << DIRECTIVE_NAME_BUCKET_BITS];
+extern const int16_t directive_name_slots[1 << DIRECTIVE_NAME_SLOT_BITS];
+
+/* The first and the last eight bytes of a name (all of them, twice, for a
+ * shorter one), little-endian, as the generator's name_words(). Up to 16
+ * bytes, they and the length tell names apart. */
+static inline void directive_name_words(const char *s, size_t n, uint64_t *ret_head, uint64_t *ret_tail) {
+        uint64_t a = 0, b;
+
+        if (n >= 8) {
+                memcpy(&a, s, 8);
+                memcpy(&b, s + n - 8, 8);
+                a = le64toh(a);
+                b = le64toh(b);
+        } else {
+                for (size_t i = 0; i < n; i++)
+                        a |= (uint64_t) (unsigned char) s[i] << (8 * i);
+                b = a;
+        }
+        *ret_head = a;
+        *ret_tail = b;
+}
+
+/* The words and the length mixed, as the generator's name_hash(). */
+static inline uint64_t directive_name_hash(uint64_t head, uint64_t tail, size_t n) {
+        uint64_t x = head * UINT64_C(0x9E3779B97F4A7C15) + (tail ^ n);
+
+        return (x ^ (x >> 32)) * directive_name_seed;
 }

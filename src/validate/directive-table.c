@@ -5,71 +5,105 @@
 #include "directive-table-data.h"
 #include "directive-table.h"
 
-/* Index of the first entry with this name, or directive_table_size. */
-/* The first row with that name, or directive_table_size if none. */
-static size_t first_with_name(const char *name) {
-        size_t mask = directive_name_index_size - 1;
+int directive_name_find(const char *name) {
+        size_t n = strlen(name), bucket, slot;
+        const DirectiveName *dn;
+        uint64_t head, tail, h;
+        int16_t id;
 
-        for (size_t h = directive_name_hash(name) & mask;; h = (h + 1) & mask) {
-                int16_t i = directive_name_index[h];
+        directive_name_words(name, n, &head, &tail);
+        h = directive_name_hash(head, tail, n);
+        bucket = h >> (64 - DIRECTIVE_NAME_BUCKET_BITS);
+        slot = ((h >> 20) ^ directive_name_displacement[bucket]) & ((1u << DIRECTIVE_NAME_SLOT_BITS) - 1);
+        id = directive_name_slots[slot];
 
-                if (i < 0)
-                        return directive_table_size;
-                if (streq(directive_table[i].name, name))
-                        return (size_t) i;
-        }
+        /* The slot is the only place the name can be: one compare decides,
+         * of the words already at hand and, past 16 bytes, the middle. */
+        if (id < 0)
+                return -1;
+        dn = &directive_names[id];
+        if (dn->len != n || dn->head != head || dn->tail != tail ||
+            (n > 16 && memcmp(dn->name + 8, name + 8, n - 16) != 0))
+                return -1;
+        return id;
 }
 
-static UnitType type_of_section(const char *section) {
-        for (int t = 0; t < _UNIT_TYPE_MAX; t++) {
-                const char *s = unit_type_section((UnitType) t);
-                if (s && s[0] == section[0] && streq(s, section))
-                        return (UnitType) t;
+DirectiveSection directive_section_from_name(const char *section) {
+        UnitType t;
+
+        switch (section[0]) {
+        case 'U':
+                return streq(section, "Unit") ? DIRECTIVE_SECTION_UNIT : _DIRECTIVE_SECTION_INVALID;
+        case 'I':
+                return streq(section, "Install") ? DIRECTIVE_SECTION_INSTALL : _DIRECTIVE_SECTION_INVALID;
+        case 'A': t = UNIT_AUTOMOUNT; break;
+        case 'M': t = UNIT_MOUNT; break;
+        case 'P': t = UNIT_PATH; break;
+        case 'T': t = UNIT_TIMER; break;
+        case 'S':
+                /* Service, Socket, Swap, Slice, Scope: told apart by the second letter. */
+                switch (section[1]) {
+                case 'e': t = UNIT_SERVICE; break;
+                case 'o': t = UNIT_SOCKET; break;
+                case 'w': t = UNIT_SWAP; break;
+                case 'l': t = UNIT_SLICE; break;
+                case 'c': t = UNIT_SCOPE; break;
+                default: return _DIRECTIVE_SECTION_INVALID;
+                }
+                break;
+        default:
+                return _DIRECTIVE_SECTION_INVALID;
         }
-        return _UNIT_TYPE_INVALID;
+        return streq(section, unit_type_section(t)) ? (DirectiveSection) (DIRECTIVE_SECTION_TYPE + t)
+                                                    : _DIRECTIVE_SECTION_INVALID;
 }
 
-const Directive *directive_lookup(UnitType type, const char *section, const char *key) {
-        bool common;
+const Directive *directive_lookup_in(UnitType type, DirectiveSection section, const char *key) {
+        const DirectiveName *n;
+        int id;
+        bool common = section == DIRECTIVE_SECTION_UNIT || section == DIRECTIVE_SECTION_INSTALL;
+        bool typed = type >= 0 && type < _UNIT_TYPE_MAX;
 
-        if (!section || !key)
+        if (!key || section < 0 || section >= _DIRECTIVE_SECTION_MAX)
                 return NULL;
-
-        common = streq(section, "Unit") || streq(section, "Install");
         if (!common) {
-                UnitType st = type_of_section(section);
+                UnitType st = (UnitType) (section - DIRECTIVE_SECTION_TYPE);
 
                 /* A type section only counts in a unit of that type. */
-                if (st < 0 || (type >= 0 && type < _UNIT_TYPE_MAX && st != type))
+                if (typed && st != type)
                         return NULL;
                 type = st;
+                typed = true;
         }
 
-        for (size_t i = first_with_name(key); i < directive_table_size; i++) {
+        id = directive_name_find(key);
+        if (id < 0)
+                return NULL;
+        n = &directive_names[id];
+        for (size_t i = n->first; i < (size_t) n->first + n->count; i++) {
                 const Directive *d = &directive_table[i];
 
-                if (!streq(d->name, key))
-                        break;
                 if (common) {
-                        if (!d->section || !streq(d->section, section))
+                        if (d->section_id != section)
                                 continue;
-                        if (type >= 0 && type < _UNIT_TYPE_MAX && !(d->types & UNIT_TYPE_BIT(type)))
+                        if (typed && !(d->types & UNIT_TYPE_BIT(type)))
                                 continue;
                         return d;
                 }
-                if (!d->section && (d->types & UNIT_TYPE_BIT(type)))
+                if (d->section_id == DIRECTIVE_SECTION_TYPE && (d->types & UNIT_TYPE_BIT(type)))
                         return d;
         }
         return NULL;
 }
 
-bool directive_name_known(const char *name) {
-        size_t i;
+const Directive *directive_lookup(UnitType type, const char *section, const char *key) {
+        if (!section || !key)
+                return NULL;
+        return directive_lookup_in(type, directive_section_from_name(section), key);
+}
 
-        if (!name)
-                return false;
-        i = first_with_name(name);
-        return i < directive_table_size && streq(directive_table[i].name, name);
+bool directive_name_known(const char *name) {
+        return name && directive_name_find(name) >= 0;
 }
 
 const Directive *directive_get(size_t i) {
@@ -92,16 +126,6 @@ const char *directive_section(const Directive *d, UnitType type) {
                 if (d->types & UNIT_TYPE_BIT(t))
                         return unit_type_section((UnitType) t);
         return NULL;
-}
-
-bool directive_is_fatal(const Directive *d, unsigned version) {
-        if (!d || d->fatal_since == 0 || version < d->fatal_since)
-                return false;
-        return d->fatal_until == 0 || version <= d->fatal_until;
-}
-
-bool directive_exists_in(const Directive *d, unsigned version) {
-        return d && (d->since == 0 || version >= d->since);
 }
 
 const char *directive_kind_to_string(DirectiveKind k) {

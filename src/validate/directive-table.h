@@ -95,11 +95,25 @@ typedef enum DirectiveEmpty {
         DIRECTIVE_EMPTY_INVALID,     /* "Key=" is a bad value like any other */
 } DirectiveEmpty;
 
+/* A section of a unit file, interned: [Unit], [Install], or a unit
+ * type's own section ([Service] is DIRECTIVE_SECTION_TYPE + UNIT_SERVICE).
+ * A Directive's section_id is one of the first three. */
+typedef enum DirectiveSection {
+        DIRECTIVE_SECTION_UNIT,
+        DIRECTIVE_SECTION_INSTALL,
+        DIRECTIVE_SECTION_TYPE,
+        _DIRECTIVE_SECTION_MAX = DIRECTIVE_SECTION_TYPE + _UNIT_TYPE_MAX,
+        _DIRECTIVE_SECTION_INVALID = -1,
+} DirectiveSection;
+
 typedef struct Directive {
         const char *name;
         /* "Unit", "Install", or NULL for the unit type's own section
          * ([Service], [Socket], ...); see directive_section(). */
         const char *section;
+        DirectiveSection section_id; /* the same as an id: UNIT, INSTALL or TYPE */
+        unsigned short name_id;      /* rows with the same name share it; the
+                                      * generated directive-names.h names them */
         unsigned types;              /* UNIT_TYPE_BIT() mask */
         DirectiveKind kind;
         bool list;                   /* several lines accumulate */
@@ -120,6 +134,27 @@ typedef struct Directive {
  * does not belong to the type). With type _UNIT_TYPE_INVALID the type is
  * taken from a type section's name; [Unit]/[Install] then match any type. */
 const Directive *directive_lookup(UnitType type, const char *section, const char *key);
+/* The same with the section interned (directive_section_from_name()), for
+ * callers that look up many keys of one section. */
+const Directive *directive_lookup_in(UnitType type, DirectiveSection section, const char *key);
+
+/* The section's id, or _DIRECTIVE_SECTION_INVALID for a section no unit
+ * type knows ("X-..." ones included). */
+DirectiveSection directive_section_from_name(const char *section);
+/* unit_type_has_section() for an interned section: [Unit], [Install] and
+ * the type's own; with an invalid type any type's section. */
+static inline bool directive_section_in_type(DirectiveSection section, UnitType type) {
+        if (section == DIRECTIVE_SECTION_UNIT || section == DIRECTIVE_SECTION_INSTALL)
+                return true;
+        if (section < DIRECTIVE_SECTION_TYPE || section >= _DIRECTIVE_SECTION_MAX)
+                return false;
+        return type < 0 || type >= _UNIT_TYPE_MAX || section == (DirectiveSection) (DIRECTIVE_SECTION_TYPE + type);
+}
+
+/* The id of a directive name (a DirectiveNameId of the generated
+ * directive-names.h), or -1 when no section of any unit type has a
+ * directive of that name. */
+int directive_name_find(const char *name);
 
 /* Whether any section of any unit type has a directive of that name. */
 bool directive_name_known(const char *name);
@@ -133,8 +168,14 @@ size_t directive_count(void);
 const char *directive_section(const Directive *d, UnitType type);
 
 /* Whether an invalid value refuses the unit in this systemd version. */
-bool directive_is_fatal(const Directive *d, unsigned version);
+static inline bool directive_is_fatal(const Directive *d, unsigned version) {
+        if (!d || d->fatal_since == 0 || version < d->fatal_since)
+                return false;
+        return d->fatal_until == 0 || version <= d->fatal_until;
+}
 /* Whether the directive exists in that version (as far as recorded). */
-bool directive_exists_in(const Directive *d, unsigned version);
+static inline bool directive_exists_in(const Directive *d, unsigned version) {
+        return d && (d->since == 0 || version >= d->since);
+}
 
 const char *directive_kind_to_string(DirectiveKind k);

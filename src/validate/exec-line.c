@@ -20,6 +20,13 @@ static inline bool is_blank_char(char c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+/* strspn(s, BLANKS) for the usual zero or one blank, without a call. */
+static inline const char *skip_blanks(const char *s) {
+        while (is_blank_char(*s))
+                s++;
+        return s;
+}
+
 static int append_utf8(StrBuf *b, uint32_t cp) {
         char s[4];
         size_t n;
@@ -107,25 +114,50 @@ static int decode_escape(const char *p, StrBuf *b) {
         return -EINVAL;
 }
 
-int exec_extract_word(const char **p, char **ret, bool *ret_unknown_escape) {
-        _cleanup_(strbuf_done) StrBuf b = {};
+/* The characters that end a run of plain ones outside quotes: NUL,
+ * backslash, quotes and blanks. */
+static bool ends_plain_run(char c) {
+        static const bool table[256] = {
+                ['\0'] = true, ['\\'] = true, ['\''] = true, ['"'] = true,
+                [' '] = true,  ['\t'] = true, ['\n'] = true, ['\r'] = true,
+        };
+
+        return table[(unsigned char) c];
+}
+
+int exec_extract_word_buf(const char **p, StrBuf *b, bool *ret_unknown_escape) {
         const char *s = *p;
         char quote = 0;
         int r;
 
-        s += strspn(s, BLANKS);
+        s = skip_blanks(s);
         if (!*s) {
                 *p = s;
                 return 0;
         }
 
-        r = strbuf_reserve(&b, 0);
+        r = strbuf_reserve(b, 0);
         if (r < 0)
                 return r;
 
         for (;;) {
-                char c = *s;
+                const char *run = s;
+                char c;
 
+                /* Plain characters go in as one run: most words are nothing else. */
+                if (quote)
+                        while (*s && *s != quote && *s != '\\')
+                                s++;
+                else
+                        while (!ends_plain_run(*s))
+                                s++;
+                if (s > run) {
+                        r = strbuf_append(b, run, (size_t) (s - run));
+                        if (r < 0)
+                                return r;
+                }
+
+                c = *s;
                 if (c == '\0') {
                         if (quote)
                                 return -EINVAL;
@@ -137,19 +169,19 @@ int exec_extract_word(const char **p, char **ret, bool *ret_unknown_escape) {
                                 /* A trailing backslash survives outside quotes. */
                                 if (quote)
                                         return -EINVAL;
-                                r = strbuf_append_char(&b, '\\');
+                                r = strbuf_append_char(b, '\\');
                                 if (r < 0)
                                         return r;
                                 if (ret_unknown_escape)
                                         *ret_unknown_escape = true;
                                 break;
                         }
-                        r = decode_escape(s, &b);
+                        r = decode_escape(s, b);
                         if (r == -ENOMEM)
                                 return r;
                         if (r < 0) {
                                 /* Unknown escape: keep it as written. */
-                                r = strbuf_append(&b, s - 1, 2);
+                                r = strbuf_append(b, s - 1, 2);
                                 if (r < 0)
                                         return r;
                                 if (ret_unknown_escape)
@@ -160,13 +192,8 @@ int exec_extract_word(const char **p, char **ret, bool *ret_unknown_escape) {
                         continue;
                 }
                 if (quote) {
-                        if (c == quote)
-                                quote = 0;
-                        else {
-                                r = strbuf_append_char(&b, c);
-                                if (r < 0)
-                                        return r;
-                        }
+                        /* The closing quote. */
+                        quote = 0;
                         s++;
                         continue;
                 }
@@ -175,21 +202,24 @@ int exec_extract_word(const char **p, char **ret, bool *ret_unknown_escape) {
                         s++;
                         continue;
                 }
-                if (is_blank_char(c)) {
-                        s += strspn(s, BLANKS);
-                        break;
-                }
-                r = strbuf_append_char(&b, c);
-                if (r < 0)
-                        return r;
-                s++;
+                /* A blank ends the word. */
+                s = skip_blanks(s);
+                break;
         }
 
-        *ret = strbuf_steal(&b);
-        if (!*ret)
-                return -ENOMEM;
         *p = s;
         return 1;
+}
+
+int exec_extract_word(const char **p, char **ret, bool *ret_unknown_escape) {
+        _cleanup_(strbuf_done) StrBuf b = {};
+        int r;
+
+        r = exec_extract_word_buf(p, &b, ret_unknown_escape);
+        if (r <= 0)
+                return r;
+        *ret = strbuf_steal(&b);
+        return *ret ? 1 : -ENOMEM;
 }
 
 static void command_done(ExecCommand *c) {
@@ -203,7 +233,7 @@ static void command_done(ExecCommand *c) {
 void exec_line_done(ExecLine *l) {
         if (!l)
                 return;
-        for (size_t i = 0; i < l->n_commands; i++)
+        for (size_t i = 0; l->commands && i < l->n_commands; i++)
                 command_done(&l->commands[i]);
         free(l->commands);
         free(l->message);
@@ -286,18 +316,22 @@ static const char *spec_error(int r) {
 }
 
 /* Parses one command; returns 1 when a ';' follows, 0 at the end of the
- * line or after an error recorded in l, <0 on OOM. */
-static int parse_command(const char **p, unsigned version, const char *unit_name, ExecLine *l) {
-        _cleanup_free_ char *firstword = NULL, *path = NULL;
+ * line or after an error recorded in l, <0 on OOM. keep: the command goes
+ * into l->commands; without, it is only counted (n_commands), and words
+ * without specifiers are judged as written, without copies. */
+static int parse_command(const char **p, unsigned version, const char *unit_name, ExecLine *l, StrBuf *word,
+                         bool keep) {
+        _cleanup_free_ char *path = NULL;
         ExecCommand c = {};
-        size_t allocated = 0;
+        size_t allocated = 0, n_args = 0;
         bool semicolon = false, unknown = false;
         SpecifierInfo si;
         ExecFlags flags;
         const char *f;
         int r;
 
-        r = exec_extract_word(p, &firstword, &unknown);
+        strbuf_reset(word);
+        r = exec_extract_word_buf(p, word, &unknown);
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
@@ -309,62 +343,74 @@ static int parse_command(const char **p, unsigned version, const char *unit_name
                 return 0;
         l->unknown_escapes |= unknown;
 
-        f = parse_prefixes(firstword, version, &flags);
+        f = parse_prefixes(word->data, version, &flags);
 
         if (flags & EXEC_VIA_SHELL) {
                 /* The words become the shell's command line; no executable check. */
-                path = strdup("/bin/sh");
-                if (!path)
-                        return -ENOMEM;
+                if (keep) {
+                        path = strdup("/bin/sh");
+                        if (!path)
+                                return -ENOMEM;
+                }
                 if (*f) {
-                        char *w = strdup(f);
-                        if (!w || argv_push(&c, w, &allocated) < 0)
-                                goto oom;
+                        if (keep) {
+                                char *w = strdup(f);
+                                if (!w || argv_push(&c, w, &allocated) < 0)
+                                        goto oom;
+                        }
+                        n_args++;
                 }
         } else {
-                r = specifier_expand(f, SPECIFIER_PATH, unit_name, version, &path, &si);
+                /* The executable as written when there is nothing to expand. */
+                bool copy = keep || strchr(f, '%');
+                const char *exe;
+
+                r = specifier_expand(f, SPECIFIER_PATH, unit_name, version, copy ? &path : NULL, &si);
                 if (r == -ENOMEM)
                         return r;
                 if (r < 0) {
                         r = fail(l, EXEC_LINE_FATAL, flags, "executable '%s': %s", f, spec_error(r));
                         return r < 0 ? r : 0;
                 }
+                exe = copy ? path : f;
                 l->deferred |= si.deferred;
                 l->machine |= si.machine;
 
-                if (!path[0]) {
+                if (!exe[0]) {
                         r = fail(l, EXEC_LINE_FATAL, flags, "empty executable path");
                         return r < 0 ? r : 0;
                 }
-                if (!string_is_safe(path)) {
+                if (!string_is_safe(exe)) {
                         r = fail(l, EXEC_LINE_FATAL, flags, "executable name contains special characters");
                         return r < 0 ? r : 0;
                 }
                 if (sd_behaves(SD_EXEC_PATH_SEARCHED, version)) {
-                        bool ok = path_is_absolute(path) ? path_is_valid(path) : filename_is_valid(path);
+                        bool ok = path_is_absolute(exe) ? path_is_valid(exe) : filename_is_valid(exe);
                         if (!ok) {
                                 r = fail(l, EXEC_LINE_FATAL, flags,
-                                         "'%s' is neither a valid executable name nor an absolute path", path);
+                                         "'%s' is neither a valid executable name nor an absolute path", exe);
                                 return r < 0 ? r : 0;
                         }
-                } else if (!path_is_absolute(path) || !path_is_valid(path)) {
-                        r = fail(l, EXEC_LINE_FATAL, flags, "executable path '%s' is not absolute", path);
+                } else if (!path_is_absolute(exe) || !path_is_valid(exe)) {
+                        r = fail(l, EXEC_LINE_FATAL, flags, "executable path '%s' is not absolute", exe);
                         return r < 0 ? r : 0;
                 }
-                if (endswith(path, "/") ||
-                    (sd_behaves(SD_EXEC_PATH_DOT_DIRECTORY, version) && (endswith(path, "/.") || endswith(path, "/..")))) {
-                        r = fail(l, EXEC_LINE_FATAL, flags, "executable path '%s' specifies a directory", path);
+                if (endswith(exe, "/") ||
+                    (sd_behaves(SD_EXEC_PATH_DOT_DIRECTORY, version) && (endswith(exe, "/.") || endswith(exe, "/..")))) {
+                        r = fail(l, EXEC_LINE_FATAL, flags, "executable path '%s' specifies a directory", exe);
                         return r < 0 ? r : 0;
                 }
                 if (!(flags & EXEC_SEPARATE_ARGV0)) {
-                        char *w = strdup(path);
-                        if (!w || argv_push(&c, w, &allocated) < 0)
-                                goto oom;
+                        if (keep) {
+                                char *w = strdup(exe);
+                                if (!w || argv_push(&c, w, &allocated) < 0)
+                                        goto oom;
+                        }
+                        n_args++;
                 }
         }
 
         while (**p) {
-                _cleanup_free_ char *word = NULL;
                 char *expanded = NULL;
                 const char *s = *p;
 
@@ -376,14 +422,18 @@ static int parse_command(const char **p, unsigned version, const char *unit_name
                 }
                 if (s[0] == '\\' && s[1] == ';' && (!s[2] || is_blank_char(s[2]))) {
                         *p = s + 2 + strspn(s + 2, BLANKS);
-                        expanded = strdup(";");
-                        if (!expanded || argv_push(&c, expanded, &allocated) < 0)
-                                goto oom;
+                        if (keep) {
+                                expanded = strdup(";");
+                                if (!expanded || argv_push(&c, expanded, &allocated) < 0)
+                                        goto oom;
+                        }
+                        n_args++;
                         continue;
                 }
 
                 unknown = false;
-                r = exec_extract_word(p, &word, &unknown);
+                strbuf_reset(word);
+                r = exec_extract_word_buf(p, word, &unknown);
                 if (r == -ENOMEM)
                         goto oom;
                 if (r < 0) {
@@ -395,24 +445,30 @@ static int parse_command(const char **p, unsigned version, const char *unit_name
                         break;
                 l->unknown_escapes |= unknown;
 
-                r = specifier_expand(word, SPECIFIER_FULL, unit_name, version, &expanded, &si);
+                r = specifier_expand(word->data, SPECIFIER_FULL, unit_name, version, keep ? &expanded : NULL, &si);
                 if (r == -ENOMEM)
                         goto oom;
                 if (r < 0) {
                         command_done(&c);
-                        r = fail(l, EXEC_LINE_FATAL, flags, "argument '%s': %s", word, spec_error(r));
+                        r = fail(l, EXEC_LINE_FATAL, flags, "argument '%s': %s", word->data, spec_error(r));
                         return r < 0 ? r : 0;
                 }
                 l->deferred |= si.deferred;
                 l->machine |= si.machine;
-                if (argv_push(&c, expanded, &allocated) < 0)
+                if (keep && argv_push(&c, expanded, &allocated) < 0)
                         goto oom;
+                n_args++;
         }
 
-        if (c.argc == 0) {
+        if (n_args == 0) {
                 command_done(&c);
                 r = fail(l, EXEC_LINE_FATAL, flags, "empty executable name or zeroeth argument");
                 return r < 0 ? r : 0;
+        }
+
+        if (!keep) {
+                l->n_commands++;
+                return semicolon ? 1 : 0;
         }
 
         if (flags & EXEC_VIA_SHELL) {
@@ -440,13 +496,14 @@ oom:
         return -ENOMEM;
 }
 
-int exec_line_parse(const char *value, unsigned version, const char *unit_name, ExecLine *ret) {
+static int parse_line(const char *value, unsigned version, const char *unit_name, bool keep, ExecLine *ret) {
+        _cleanup_(strbuf_done) StrBuf word = {}; /* one buffer for all words of the line */
         ExecLine l = {};
         const char *p = value;
         int r;
 
         do {
-                r = parse_command(&p, version, unit_name, &l);
+                r = parse_command(&p, version, unit_name, &l, &word, keep);
                 if (r < 0) {
                         exec_line_done(&l);
                         return r;
@@ -455,4 +512,12 @@ int exec_line_parse(const char *value, unsigned version, const char *unit_name, 
 
         *ret = l;
         return 0;
+}
+
+int exec_line_parse(const char *value, unsigned version, const char *unit_name, ExecLine *ret) {
+        return parse_line(value, version, unit_name, true, ret);
+}
+
+int exec_line_check(const char *value, unsigned version, const char *unit_name, ExecLine *ret) {
+        return parse_line(value, version, unit_name, false, ret);
 }

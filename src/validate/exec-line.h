@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "basic/strbuf.h"
+
 /* Exec*= command lines as systemd's config_parse_exec() reads them
  * (reference §3): word splitting with quotes and C escapes, the prefix
  * characters of the first word, ';' between commands, and the validity
@@ -38,7 +40,7 @@ typedef enum ExecSeverity {
 } ExecSeverity;
 
 typedef struct ExecLine {
-        ExecCommand *commands;    /* the commands systemd keeps */
+        ExecCommand *commands;    /* the commands systemd keeps (NULL from exec_line_check()) */
         size_t n_commands;
         ExecSeverity severity;
         bool dash_escaped;        /* fatal, but downgraded by the '-' prefix */
@@ -54,6 +56,9 @@ typedef struct ExecLine {
  * specifiers (a template, an instance, a plain name or NULL).
  * Returns 0 with *ret filled (look at ret->severity), or -ENOMEM. */
 int exec_line_parse(const char *value, unsigned version, const char *unit_name, ExecLine *ret);
+/* The same verdict without the commands: ret->commands stays NULL, only
+ * n_commands counts them. For callers that judge a line and need no argv. */
+int exec_line_check(const char *value, unsigned version, const char *unit_name, ExecLine *ret);
 void exec_line_done(ExecLine *l);
 
 /* One word as extract_first_word(EXTRACT_UNQUOTE|EXTRACT_CUNESCAPE) with
@@ -63,3 +68,7 @@ void exec_line_done(ExecLine *l);
  * quote (or a backslash ending a quoted word), -ENOMEM. *p is advanced
  * past the word and the blanks after it. */
 int exec_extract_word(const char **p, char **ret, bool *ret_unknown_escape);
+/* The same, appending the word to b (which the caller empties, and may
+ * reuse from word to word): no allocation per word. On failure b may hold
+ * part of the word. */
+int exec_extract_word_buf(const char **p, StrBuf *b, bool *ret_unknown_escape);

@@ -49,14 +49,17 @@ static const char *spec_error(int r) {
 }
 
 /* Expands specifiers; on failure records the message and marks the value
- * invalid. Returns 1 when *ret holds the expansion, 0 when not (invalid,
- * or deferred), <0 on OOM. */
+ * invalid. Returns 1 when *ret holds the expansion (text itself when it has
+ * no specifier: only its length is checked, nothing is copied; else *buf,
+ * which the caller frees), 0 when not (invalid, or deferred), <0 on OOM.
+ * ret may be NULL when only the errors matter. */
 static int expand(const JudgeContext *ctx, const char *text, SpecifierContext sc, Judgement *j, Check *c,
-                  char **ret) {
+                  char **buf, const char **ret) {
+        bool plain = !strchr(text, '%');
         SpecifierInfo si;
         int r;
 
-        r = specifier_expand(text, sc, ctx->unit_name, ctx->version, ret, &si);
+        r = specifier_expand(text, sc, ctx->unit_name, ctx->version, plain ? NULL : buf, &si);
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
@@ -68,10 +71,12 @@ static int expand(const JudgeContext *ctx, const char *text, SpecifierContext sc
         j->machine |= si.machine;
         if (si.deferred) {
                 j->deferred = true;
-                free(*ret);
-                *ret = NULL;
+                free(*buf);
+                *buf = NULL;
                 return 0;
         }
+        if (ret)
+                *ret = plain ? text : *buf;
         return 1;
 }
 
@@ -81,11 +86,12 @@ static bool is_root(const char *name, uint32_t uid) {
 
 /* One user or group name, after specifiers. */
 static int check_user(const JudgeContext *ctx, const char *value, Judgement *j, Check *c, bool *ret_root) {
-        _cleanup_free_ char *e = NULL;
+        _cleanup_free_ char *buf = NULL;
+        const char *e;
         uint32_t uid;
         int r;
 
-        r = expand(ctx, value, SPECIFIER_FULL, j, c, &e);
+        r = expand(ctx, value, SPECIFIER_FULL, j, c, &buf, &e);
         if (r <= 0)
                 return r;
 
@@ -109,10 +115,14 @@ static int check_user(const JudgeContext *ctx, const char *value, Judgement *j, 
         return 0;
 }
 
-/* The next word of a list value: 1 with a word, 0 at the end, -EBADMSG
- * for a syntax error (recorded in j and c), -ENOMEM. */
-static int next_word(const char **p, const char *value, char **word, Judgement *j, Check *c) {
-        int r = exec_extract_word(p, word, NULL);
+/* The next word of a list value, into word (reused from word to word):
+ * 1 with a word, 0 at the end, -EBADMSG for a syntax error (recorded in j
+ * and c), -ENOMEM. */
+static int next_word(const char **p, const char *value, StrBuf *word, Judgement *j, Check *c) {
+        int r;
+
+        strbuf_reset(word);
+        r = exec_extract_word_buf(p, word, NULL);
 
         if (r >= 0 || r == -ENOMEM)
                 return r;
@@ -122,12 +132,12 @@ static int next_word(const char **p, const char *value, char **word, Judgement *
 }
 
 static int check_group_list(const JudgeContext *ctx, const char *value, Judgement *j, Check *c) {
+        _cleanup_(strbuf_done) StrBuf word = {};
         const char *p = value;
         bool any_good = false;
         int r;
 
         for (;;) {
-                _cleanup_free_ char *word = NULL;
                 Check wc = {};
 
                 r = next_word(&p, value, &word, j, c);
@@ -136,7 +146,7 @@ static int check_group_list(const JudgeContext *ctx, const char *value, Judgemen
                 if (r < 0)
                         return r == -EBADMSG ? 0 : r; /* a syntax error is recorded in j */
 
-                r = check_user(ctx, word, j, &wc, &j->names_root);
+                r = check_user(ctx, word.data, j, &wc, &j->names_root);
                 if (r < 0)
                         return r;
                 c->notice |= wc.notice;
@@ -159,7 +169,7 @@ static int check_exec(const JudgeContext *ctx, const char *value, Judgement *j, 
         _cleanup_(exec_line_done) ExecLine l = {};
         int r;
 
-        r = exec_line_parse(value, ctx->version, ctx->unit_name, &l);
+        r = exec_line_check(value, ctx->version, ctx->unit_name, &l);
         if (r < 0)
                 return r;
 
@@ -181,11 +191,12 @@ static int check_exec(const JudgeContext *ctx, const char *value, Judgement *j, 
 }
 
 static int check_path(const JudgeContext *ctx, const char *value, Judgement *j, Check *c) {
-        _cleanup_free_ char *e = NULL;
+        _cleanup_free_ char *buf = NULL;
+        const char *e;
         PathCheck pc;
         int r;
 
-        r = expand(ctx, value, SPECIFIER_PATH, j, c, &e);
+        r = expand(ctx, value, SPECIFIER_PATH, j, c, &buf, &e);
         if (r <= 0)
                 return r;
         pc = path_check_absolute(e);
@@ -215,7 +226,7 @@ static int check_security_label(const JudgeContext *ctx, const char *value, Judg
         }
         /* Only the specifiers can be wrong; the label itself is the
          * security module's business at exec time. */
-        r = expand(ctx, value, SPECIFIER_FULL, j, c, &e);
+        r = expand(ctx, value, SPECIFIER_FULL, j, c, &e, NULL);
         return r < 0 ? r : 0;
 }
 
@@ -229,10 +240,9 @@ static int check_unit_name(const JudgeContext *ctx, const Directive *d, const ch
 
         /* Most names have no specifier: judge them as written, without a copy. */
         if (strchr(value, '%')) {
-                r = expand(ctx, value, SPECIFIER_UNIT_NAME, j, c, &expanded);
+                r = expand(ctx, value, SPECIFIER_UNIT_NAME, j, c, &expanded, &e);
                 if (r <= 0)
                         return r;
-                e = expanded;
         }
         if (d->values && d->values[0] && d->values[0][0] == '.' && !endswith(e, d->values[0])) {
                 c->invalid = true;
@@ -248,12 +258,12 @@ static int check_unit_name(const JudgeContext *ctx, const Directive *d, const ch
 
 static int check_unit_name_list(const JudgeContext *ctx, const Directive *d, const char *value, Judgement *j,
                                 Check *c) {
+        _cleanup_(strbuf_done) StrBuf word = {};
         const char *p = value;
         bool any_good = false;
         int r;
 
         for (;;) {
-                _cleanup_free_ char *word = NULL;
                 Check wc = {};
 
                 r = next_word(&p, value, &word, j, c);
@@ -261,7 +271,7 @@ static int check_unit_name_list(const JudgeContext *ctx, const Directive *d, con
                         break;
                 if (r < 0)
                         return r == -EBADMSG ? 0 : r; /* a syntax error is recorded in j */
-                r = check_unit_name(ctx, d, word, d->section && streq(d->section, "Unit"), j, &wc);
+                r = check_unit_name(ctx, d, word.data, d->section_id == DIRECTIVE_SECTION_UNIT, j, &wc);
                 if (r < 0)
                         return r;
                 if (wc.invalid)
@@ -280,9 +290,14 @@ static int check_unit_name_list(const JudgeContext *ctx, const Directive *d, con
  * 0..MAX. */
 static bool enum_word_ok(const char *allowed, const char *value, unsigned version, bool *deprecated) {
         const char *max, *caret;
-        size_t n = strlen(allowed);
+        size_t n;
         bool dep = false;
 
+        /* A plain word (at least its first character) must begin the value:
+         * most words of a list fail here, without being taken apart. */
+        if (allowed[0] != '@' && allowed[0] != '^' && allowed[0] != value[0])
+                return false;
+        n = strlen(allowed);
         if (streq(allowed, "@bool"))
                 return parse_boolean(value) >= 0;
         if ((max = startswith(allowed, "@uint:"))) {
@@ -336,8 +351,9 @@ static int check_stdio(const JudgeContext *ctx, const Directive *d, const char *
 
         /* Only file:/fd: style errors were ever fatal (v239-v246). */
         if ((rest = startswith(value, "fd:")) && sd_behaves(SD_STDIO_FD, v)) {
-                _cleanup_free_ char *e = NULL;
-                int r = expand(ctx, rest, SPECIFIER_FULL, j, c, &e);
+                _cleanup_free_ char *buf = NULL;
+                const char *e;
+                int r = expand(ctx, rest, SPECIFIER_FULL, j, c, &buf, &e);
 
                 *ret_fatal_kind = true;
                 if (r <= 0)
@@ -367,14 +383,15 @@ static int check_stdio(const JudgeContext *ctx, const Directive *d, const char *
 static int check_value_kind(const JudgeContext *ctx, const Directive *d, const char *value, Judgement *j,
                             Check *c) {
         ValueCheckFn fn = value_checker(d->kind);
-        _cleanup_free_ char *e = NULL;
+        _cleanup_free_ char *buf = NULL;
+        const char *e;
         int r;
 
         /* "@verbatim": systemd takes the value without specifiers. */
         if (strchr(value, '%') && !value_args_has(d->values, "@verbatim")) {
                 bool deferred = j->deferred;
 
-                r = expand(ctx, value, SPECIFIER_FULL, j, c, &e);
+                r = expand(ctx, value, SPECIFIER_FULL, j, c, &buf, &e);
                 /* Free text that depends on the instance is fine as it is. */
                 if (!fn)
                         j->deferred = deferred;
@@ -452,6 +469,11 @@ static int judge_value(const JudgeContext *ctx, const Directive *d, const char *
 
 int judge_assignment(const JudgeContext *ctx, const char *section, const char *key, const char *value,
                      Judgement *ret) {
+        return judge_assignment_in(ctx, directive_section_from_name(section), section, key, value, ret);
+}
+
+int judge_assignment_in(const JudgeContext *ctx, DirectiveSection section_id, const char *section, const char *key,
+                        const char *value, Judgement *ret) {
         JudgeContext c2 = *ctx;
         Judgement j = {};
         Check c = {};
@@ -470,13 +492,13 @@ int judge_assignment(const JudgeContext *ctx, const char *section, const char *k
         if (startswith(section, "X-") || startswith(key, "X-"))
                 return 0;
 
-        if (!unit_type_has_section(c2.type, section)) {
+        if (!directive_section_in_type(section_id, c2.type)) {
                 j.verdict = VERDICT_IGNORED;
                 r = set_message(&j, "unknown section '%s'", section);
                 goto finish;
         }
 
-        d = directive_lookup(c2.type, section, key);
+        d = directive_lookup_in(c2.type, section_id, key);
         if (!d || !directive_exists_in(d, c2.version)) {
                 j.verdict = VERDICT_IGNORED;
                 r = set_message(&j, "unknown key '%s' in section [%s]", key, section);
@@ -547,8 +569,10 @@ int judge_assignment(const JudgeContext *ctx, const char *section, const char *k
         }
         else {
                 j.verdict = VERDICT_OK;
-                free(j.message);
-                j.message = NULL;
+                if (j.message) {
+                        free(j.message);
+                        j.message = NULL;
+                }
         }
         r = 0;
 

@@ -65,6 +65,10 @@ typedef struct Judgement {
  * resolve. An empty value follows the table's empty-value rule. */
 int judge_assignment(const JudgeContext *ctx, const char *section, const char *key, const char *value,
                      Judgement *ret);
+/* The same with the section interned as well (directive_section_from_name()
+ * of section), for callers that judge many lines of one section. */
+int judge_assignment_in(const JudgeContext *ctx, DirectiveSection section_id, const char *section, const char *key,
+                        const char *value, Judgement *ret);
 void judgement_done(Judgement *j);
 
 const char *verdict_to_string(Verdict v); /* "ok", "notice", "reset", "ignored", "fatal" */

@@ -6,16 +6,32 @@
 #include "parse-util.h"
 
 int parse_boolean(const char *v) {
-        static const char *const yes[] = { "1", "yes", "y", "true", "t", "on" };
-        static const char *const no[] = { "0", "no", "n", "false", "f", "off" };
-
         if (!v)
                 return -EINVAL;
-        for (size_t i = 0; i < ELEMENTSOF(yes); i++) {
-                if (strcasecmp(v, yes[i]) == 0)
-                        return 1;
-                if (strcasecmp(v, no[i]) == 0)
-                        return 0;
+        /* "1", "yes", "y", "true", "t", "on" and "0", "no", "n", "false",
+         * "f", "off", in any case; the first letter picks the candidates
+         * (the program runs in the C locale: case folding is ASCII's). */
+        switch (v[0]) {
+        case '1':
+                return v[1] == '\0' ? 1 : -EINVAL;
+        case '0':
+                return v[1] == '\0' ? 0 : -EINVAL;
+        case 'y':
+        case 'Y':
+                return strcasecmp(v, "yes") == 0 || v[1] == '\0' ? 1 : -EINVAL;
+        case 't':
+        case 'T':
+                return strcasecmp(v, "true") == 0 || v[1] == '\0' ? 1 : -EINVAL;
+        case 'n':
+        case 'N':
+                return strcasecmp(v, "no") == 0 || v[1] == '\0' ? 0 : -EINVAL;
+        case 'f':
+        case 'F':
+                return strcasecmp(v, "false") == 0 || v[1] == '\0' ? 0 : -EINVAL;
+        case 'o':
+        case 'O':
+                return strcasecmp(v, "on") == 0 ? 1 : strcasecmp(v, "off") == 0 ? 0 : -EINVAL;
+        default:
+                return -EINVAL;
         }
-        return -EINVAL;
 }

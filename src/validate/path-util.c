@@ -23,25 +23,35 @@ bool path_is_valid(const char *p) {
         return true;
 }
 
-/* Does p contain the component c (".", "..") anywhere? */
-static bool has_component(const char *p, const char *c) {
-        size_t n = strlen(c);
+bool path_has_dotdot(const char *p) {
+        for (const char *s = p;;) {
+                const char *e = strchrnul(s, '/');
 
-        for (const char *s = p; s; s = strchr(s, '/')) {
-                if (*s == '/')
-                        s++;
-                if (strncmp(s, c, n) == 0 && (s[n] == '/' || s[n] == '\0'))
+                if (e - s == 2 && s[0] == '.' && s[1] == '.')
                         return true;
+                if (!*e)
+                        return false;
+                s = e + 1;
         }
-        return false;
 }
 
+/* Valid, and no "." or ".." component and no "//": one pass over the
+ * components. */
 bool path_is_normalized(const char *p) {
         if (!path_is_valid(p))
                 return false;
-        if (has_component(p, "..") || has_component(p, "."))
-                return false;
-        return !strstr(p, "//");
+        for (const char *s = p;;) {
+                const char *e = strchrnul(s, '/');
+                size_t n = (size_t) (e - s);
+
+                if (s[0] == '.' && (n == 1 || (n == 2 && s[1] == '.')))
+                        return false;
+                if (!*e)
+                        return true;
+                if (e[1] == '/')
+                        return false;
+                s = e + 1;
+        }
 }
 
 bool filename_is_valid(const char *p) {

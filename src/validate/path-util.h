@@ -16,6 +16,8 @@ static inline bool path_is_absolute(const char *p) {
 bool path_is_valid(const char *p);
 /* Valid, and no "." or ".." components and no "//". */
 bool path_is_normalized(const char *p);
+/* Whether p has a ".." component. */
+bool path_has_dotdot(const char *p);
 /* A single file name: not empty, not "." or "..", no '/', <= NAME_MAX. */
 bool filename_is_valid(const char *p);
 

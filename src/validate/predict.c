@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* systemd's answer for one unit, line by line and as a whole. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,8 +11,9 @@
 #include "predict.h"
 
 bool identity_track(Identity *id, const UnitFile *f, const UnitEntry *e, Verdict v) {
-        /* Most keys matter to none of the checks below. */
-        if (v != VERDICT_FATAL && !strchr("UDEST", e->key[0]))
+        /* Most keys matter to none of the checks below: only User= and
+         * DynamicUser= do, unless the line ends the file. */
+        if (v != VERDICT_FATAL && e->key[0] != 'U' && e->key[0] != 'D')
                 return true;
 
         /* Named, even if systemd then refuses or ignores the value; an
@@ -78,14 +80,15 @@ static bool starts_processes(const UnitGroup *g, const Prediction *p) {
 }
 
 /* Every line of one file, and where systemd stops reading it. */
-static int predict_file(const UnitGroup *g, const UnitFile *f, Prediction *p, FilePrediction *fp) {
+static int predict_file(const UnitGroup *g, const UnitFile *f, Prediction *p, FilePrediction *fp,
+                        Judgement *lines) {
         JudgeContext ctx = { .version = p->version, .type = f->type, .unit_name = g->name };
         bool reading = true;
+        int section = -1; /* the section of the previous entry, and its id */
+        DirectiveSection section_id = _DIRECTIVE_SECTION_INVALID;
         int r;
 
-        fp->lines = new0(Judgement, f->n_entries);
-        if (!fp->lines)
-                return -ENOMEM;
+        fp->lines = lines; /* zeroed, f->n_entries of them */
         fp->n_lines = f->n_entries;
         fp->read_until = f->n_entries;
         for (size_t i = 0; i < f->n_entries; i++) {
@@ -93,7 +96,12 @@ static int predict_file(const UnitGroup *g, const UnitFile *f, Prediction *p, Fi
 
                 if (!in_known_section(f, e))
                         continue;
-                r = judge_assignment(&ctx, unit_entry_section(f, e), e->key, e->value, &fp->lines[i]);
+                if (e->section != section) {
+                        section = e->section;
+                        section_id = directive_section_from_name(f->sections[section].name);
+                }
+                r = judge_assignment_in(&ctx, section_id, f->sections[section].name, e->key, e->value,
+                                        &fp->lines[i]);
                 if (r < 0)
                         return r;
                 if (reading && !identity_track(&p->identity, f, e, fp->lines[i].verdict)) {
@@ -104,20 +112,14 @@ static int predict_file(const UnitGroup *g, const UnitFile *f, Prediction *p, Fi
         return 0;
 }
 
-static int run_unit_checks(const UnitGroup *g, Prediction *p, const char **ret_load_state) {
-        _cleanup_free_ const UnitFile **files = NULL;
-        _cleanup_free_ const Judgement **judged = NULL;
+static int run_unit_checks(const UnitGroup *g, Prediction *p, const UnitFile **files, const Judgement **judged,
+                           const char **ret_load_state) {
         size_t n = 0;
         int r;
 
         *ret_load_state = "loaded";
         if (!g->name || !g->has_fragment || g->n_files == 0 || !g->files[0].file)
                 return 0;
-        files = new0(const UnitFile *, g->n_files);
-        judged = new0(const Judgement *, g->n_files);
-        p->checks = malloc(sizeof(UnitCheckResult)); /* filled in order by unit_checks_run() */
-        if (!files || !judged || !p->checks)
-                return -ENOMEM;
         for (size_t i = 0; i < g->n_files; i++)
                 if (g->files[i].file) {
                         judged[n] = p->files[i].lines;
@@ -131,27 +133,66 @@ static int run_unit_checks(const UnitGroup *g, Prediction *p, const char **ret_l
         return 0;
 }
 
+/* Everything a prediction holds comes in one allocation: the per-file
+ * records, every line's judgement, the arrays for the unit checks and
+ * their result (large, filled in order: left uninitialized). */
+typedef struct PredictionLayout {
+        size_t files, lines, check_files, check_judged, checks, size;
+} PredictionLayout;
+
+static int prediction_layout(const UnitGroup *g, PredictionLayout *ret) {
+        size_t n_files = g->n_files ? g->n_files : 1, n_lines = 0;
+
+        for (size_t fi = 0; fi < g->n_files; fi++)
+                if (g->files[fi].file)
+                        n_lines += g->files[fi].file->n_entries;
+        if (n_files > SIZE_MAX / 64 / sizeof(void *) || n_lines > SIZE_MAX / 2 / sizeof(Judgement))
+                return -ENOMEM;
+        /* All members are pointer-aligned, so are all the sizes. */
+        ret->files = 0;
+        ret->lines = ret->files + n_files * sizeof(FilePrediction);
+        ret->check_files = ret->lines + n_lines * sizeof(Judgement);
+        ret->check_judged = ret->check_files + n_files * sizeof(const UnitFile *);
+        ret->checks = ret->check_judged + n_files * sizeof(const Judgement *);
+        ret->size = ret->checks + sizeof(UnitCheckResult);
+        return 0;
+}
+
 int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Prediction *ret) {
         const UnitFile *main_file = g->has_fragment && g->n_files > 0 ? g->files[0].file : NULL;
         const char *checks_state = "loaded";
+        PredictionLayout lay;
+        Judgement *lines;
+        char *block;
         int r;
 
         *ret = (Prediction) { .version = version, .user_scope = user_scope };
-        ret->files = new0(FilePrediction, g->n_files ? g->n_files : 1);
-        if (!ret->files)
+        r = prediction_layout(g, &lay);
+        if (r < 0)
+                return r;
+        block = malloc(lay.size);
+        if (!block)
                 return -ENOMEM;
+        memset(block, 0, lay.checks);
+        ret->files = (FilePrediction *) block;
+        ret->checks = (UnitCheckResult *) (block + lay.checks);
         ret->n_files = g->n_files;
+        lines = (Judgement *) (block + lay.lines);
         for (size_t fi = 0; fi < g->n_files; fi++) {
-                if (!g->files[fi].file)
+                const UnitFile *f = g->files[fi].file;
+
+                if (!f)
                         continue;
-                r = predict_file(g, g->files[fi].file, ret, &ret->files[fi]);
+                r = predict_file(g, f, ret, &ret->files[fi], lines);
                 if (r < 0)
                         return r;
+                lines += f->n_entries;
         }
 
         /* systemd's checks of the unit as a whole, once no line refused it. */
         if (!ret->identity.refused) {
-                r = run_unit_checks(g, ret, &checks_state);
+                r = run_unit_checks(g, ret, (const UnitFile **) (block + lay.check_files),
+                                    (const Judgement **) (block + lay.check_judged), &checks_state);
                 if (r < 0)
                         return r;
         }
@@ -167,13 +208,11 @@ int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Predi
 }
 
 void prediction_done(Prediction *p) {
-        for (size_t fi = 0; fi < p->n_files; fi++) {
+        /* Only the messages are allocated apart (for lines that have one). */
+        for (size_t fi = 0; fi < p->n_files; fi++)
                 for (size_t i = 0; i < p->files[fi].n_lines; i++)
-                        judgement_done(&p->files[fi].lines[i]);
-                free(p->files[fi].lines);
-        }
+                        free(p->files[fi].lines[i].message);
         free(p->files);
-        free(p->checks);
         *p = (Prediction) {};
 }
 

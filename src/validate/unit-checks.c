@@ -97,11 +97,12 @@ static const UnitCheck checks[_UNIT_CHECK_MAX] = {
         [UNIT_CHECK_SOCKET_ACCEPT_MAX_CONNECTIONS] = {
                 UNIT_CHECK_SOCKET_ACCEPT_MAX_CONNECTIONS, "socket.accept-max-connections", T(SOCKET), 0, 256,
                 UNIT_CHECK_REFUSED, "bad-setting", "Accept=yes with MaxConnections=0" },
-        /* 257 refuses MaxConnections=0 with or without Accept=yes (the first
-         * release is not in NEWS; measured with 257). */
+        /* 257 refuses MaxConnections=0 whatever Accept= says, before the
+         * Accept= checks (measured on 252 and 257; the release in between
+         * that changed it is not recorded, 257 is the first known). */
         [UNIT_CHECK_SOCKET_MAX_CONNECTIONS] = {
-                UNIT_CHECK_SOCKET_MAX_CONNECTIONS, "socket.max-connections", T(SOCKET), 257, 0, UNIT_CHECK_REFUSED,
-                "bad-setting", "MaxConnections=0" },
+                UNIT_CHECK_SOCKET_MAX_CONNECTIONS, "socket.max-connections", T(SOCKET), 257, 0,
+                UNIT_CHECK_REFUSED, "bad-setting", "MaxConnections=0" },
         [UNIT_CHECK_SOCKET_ACCEPT_SERVICE] = {
                 UNIT_CHECK_SOCKET_ACCEPT_SERVICE, "socket.accept-service", T(SOCKET), 0, 0, UNIT_CHECK_REFUSED,
                 "bad-setting", "Accept=yes sockets cannot name a Service=" },
@@ -111,6 +112,9 @@ static const UnitCheck checks[_UNIT_CHECK_MAX] = {
         [UNIT_CHECK_SOCKET_SYMLINKS] = {
                 UNIT_CHECK_SOCKET_SYMLINKS, "socket.symlinks", T(SOCKET), 0, 0, UNIT_CHECK_REFUSED, "bad-setting",
                 "Symlinks= needs exactly one socket with a file system node (a FIFO or a socket path)" },
+        [UNIT_CHECK_SOCKET_PATH_DOTDOT] = {
+                UNIT_CHECK_SOCKET_PATH_DOTDOT, "socket.path-dotdot", T(SOCKET), 0, 0, UNIT_CHECK_NOT_LOADED, "error",
+                "a socket path with a '..' component: systemd cannot add its mount dependencies and fails to load the unit" },
         [UNIT_CHECK_TIMER_NO_TRIGGER] = {
                 UNIT_CHECK_TIMER_NO_TRIGGER, "timer.no-trigger", T(TIMER), 0, 0, UNIT_CHECK_REFUSED,
                 "bad-setting", "Timer has no trigger (On*Sec=, OnCalendar=, OnClockChange=, OnTimezoneChange=)" },
@@ -261,16 +265,18 @@ static bool pam_strict(Run *run, const UnitSettings *s) {
 }
 
 static void socket_checks(Run *run, const UnitSettings *s) {
+        /* Mount dependencies come before the socket's own checks. */
+        if (s->listen_dotdot && add(run, UNIT_CHECK_SOCKET_PATH_DOTDOT, s->listen_dotdot_at, NULL))
+                return;
         if (s->n_listen == 0 && add(run, UNIT_CHECK_SOCKET_NO_LISTEN, s->listen_reset_at, NULL))
+                return;
+        if (s->max_connections_zero && add(run, UNIT_CHECK_SOCKET_MAX_CONNECTIONS, s->max_connections_at, NULL))
                 return;
         if (s->accept && s->n_listen_non_accepting > 0 &&
             add(run, UNIT_CHECK_SOCKET_ACCEPT_NON_ACCEPTING, s->accept_at, NULL))
                 return;
         if (s->accept && s->max_connections_zero &&
             add(run, UNIT_CHECK_SOCKET_ACCEPT_MAX_CONNECTIONS, s->accept_at, NULL))
-                return;
-        if (s->max_connections_zero &&
-            add(run, UNIT_CHECK_SOCKET_MAX_CONNECTIONS, s->accept ? s->accept_at : nowhere, NULL))
                 return;
         if (s->accept && s->service && add(run, UNIT_CHECK_SOCKET_ACCEPT_SERVICE, s->service_at, NULL))
                 return;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,10 +9,19 @@
 #include "path-util.h"
 #include "unit-name.h"
 
-static bool valid_name_char(char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-               (c && strchr(":-_.\\", c));
-}
+/* Letters, digits and ":-_.\\": 1; anything else ('@' included, which the
+ * caller handles, and all bytes from 128 on) 0. A table: names are judged
+ * by the thousand. */
+static const uint8_t valid_name_char[256] = {
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0,
+                1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+                0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 1,
+                0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+};
 
 int unit_name_classify(const char *name) {
         const char *dot, *at = NULL;
@@ -31,7 +41,7 @@ int unit_name_classify(const char *name) {
                                 at = p;
                         continue;
                 }
-                if (!valid_name_char(*p))
+                if (!valid_name_char[(unsigned char) *p])
                         return -EINVAL;
         }
 

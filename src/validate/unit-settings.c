@@ -7,28 +7,9 @@
 #include "exec-line.h"
 #include "judge.h"
 #include "parse-util.h"
+#include "path-util.h"
 #include "unit-settings.h"
-
-/* The keys some check reads, per section name ("Unit" or the type's own),
- * in strcmp() order for bsearch(). */
-static const char *const watched_keys[] = {
-        "Accept", "BusName", "DirectoryNotEmpty", "DynamicUser", "ExecStart", "ExecStop", "ExitType",
-        "KillMode", "ListenDatagram", "ListenFIFO", "ListenMessageQueue", "ListenNetlink",
-        "ListenSequentialPacket", "ListenSpecial", "ListenStream", "ListenUSBFunction", "MaxConnections",
-        "OnActiveSec", "OnBootSec", "OnCalendar", "OnClockChange", "OnStartupSec", "OnTimezoneChange",
-        "OnUnitActiveSec", "OnUnitInactiveSec", "PAMName", "PathChanged", "PathExists", "PathExistsGlob",
-        "PathModified", "PrivatePIDs", "RemainAfterExit", "Restart", "RuntimeMaxSec", "Service",
-        "SuccessAction", "Symlinks", "Type", "USBFunctionDescriptors", "USBFunctionStrings", "What", "Where",
-        "WorkingDirectory",
-};
-
-static int key_compare(const void *key, const void *elem) {
-        return strcmp(key, *(const char *const *) elem);
-}
-
-static bool watched(const char *key) {
-        return bsearch(key, watched_keys, ELEMENTSOF(watched_keys), sizeof(watched_keys[0]), key_compare);
-}
+#include "validate/directive-names.h"
 
 /* The commands systemd keeps from one Exec line: ';' separates them.
  * Returns the count, or -ENOMEM. */
@@ -38,7 +19,7 @@ static int count_commands(const char *value, unsigned version, const char *unit_
 
         if (!always_parse && !strchr(value, ';'))
                 return 1;
-        r = exec_line_parse(value, version, unit_name, &l);
+        r = exec_line_check(value, version, unit_name, &l);
         if (r >= 0)
                 r = (int) l.n_commands;
         exec_line_done(&l);
@@ -58,22 +39,33 @@ static bool is_zero(const char *v) {
         return digits;
 }
 
-static void add_listen(UnitSettings *s, const char *key, const char *value) {
+static void add_listen(UnitSettings *s, int name_id, const char *value, SettingAt at) {
         bool path = value[0] == '/';
+        bool stream = name_id == DIRECTIVE_NAME_LISTENSTREAM || name_id == DIRECTIVE_NAME_LISTENSEQUENTIALPACKET;
 
+        /* A socket path is not checked when read, but systemd cannot make
+         * mount dependencies for one with "..", and the unit fails to load
+         * (FIFO and special paths with ".." are ignored when read). */
+        if (path && (stream || name_id == DIRECTIVE_NAME_LISTENDATAGRAM) && !s->listen_dotdot &&
+            path_has_dotdot(value)) {
+                s->listen_dotdot = true;
+                s->listen_dotdot_at = at;
+        }
         s->n_listen++;
-        if (streq(key, "ListenStream") || streq(key, "ListenSequentialPacket")) {
+        if (stream) {
                 s->n_listen_fs_nodes += path;
                 return;
         }
         s->n_listen_non_accepting++;
-        if (streq(key, "ListenDatagram"))
+        if (name_id == DIRECTIVE_NAME_LISTENDATAGRAM)
                 s->n_listen_fs_nodes += path;
-        else if (streq(key, "ListenFIFO"))
+        else if (name_id == DIRECTIVE_NAME_LISTENFIFO)
                 s->n_listen_fs_nodes++;
 }
 
-static int apply(UnitSettings *s, const char *unit_name, unsigned version, const char *key, const char *value,
+/* One line of directive name_id with verdict j->verdict. Returns 1 when
+ * some check reads the directive, 0 when none does, or -ENOMEM. */
+static int apply(UnitSettings *s, const char *unit_name, unsigned version, int name_id, const char *value,
                  const Judgement *j, SettingAt at) {
         bool set = j->verdict == VERDICT_OK || j->verdict == VERDICT_NOTICE;
         bool reset = j->verdict == VERDICT_RESET;
@@ -81,7 +73,7 @@ static int apply(UnitSettings *s, const char *unit_name, unsigned version, const
 
         if (!set && !reset) {
                 /* Commands before a bad one on the same line are kept. */
-                if (j->partial && streq(key, "ExecStart")) {
+                if (j->partial && name_id == DIRECTIVE_NAME_EXECSTART) {
                         n = count_commands(value, version, unit_name, true);
                         if (n < 0)
                                 return n;
@@ -90,93 +82,152 @@ static int apply(UnitSettings *s, const char *unit_name, unsigned version, const
                 return 0;
         }
 
-        if (startswith(key, "Listen")) {
+        /* The directives some check reads (in [Unit] or the type's own section). */
+        switch (name_id) {
+        case DIRECTIVE_NAME_LISTENDATAGRAM:
+        case DIRECTIVE_NAME_LISTENFIFO:
+        case DIRECTIVE_NAME_LISTENMESSAGEQUEUE:
+        case DIRECTIVE_NAME_LISTENNETLINK:
+        case DIRECTIVE_NAME_LISTENSEQUENTIALPACKET:
+        case DIRECTIVE_NAME_LISTENSPECIAL:
+        case DIRECTIVE_NAME_LISTENSTREAM:
+        case DIRECTIVE_NAME_LISTENUSBFUNCTION:
                 if (reset) {
                         s->n_listen = s->n_listen_non_accepting = s->n_listen_fs_nodes = 0;
+                        s->listen_dotdot = false;
                         s->listen_reset_at = at;
                 } else
-                        add_listen(s, key, value);
-        } else if (startswith(key, "On") && !streq(key, "OnClockChange") && !streq(key, "OnTimezoneChange")) {
+                        add_listen(s, name_id, value, at);
+                break;
+        case DIRECTIVE_NAME_ONACTIVESEC:
+        case DIRECTIVE_NAME_ONBOOTSEC:
+        case DIRECTIVE_NAME_ONCALENDAR:
+        case DIRECTIVE_NAME_ONSTARTUPSEC:
+        case DIRECTIVE_NAME_ONUNITACTIVESEC:
+        case DIRECTIVE_NAME_ONUNITINACTIVESEC:
                 /* An empty value of any trigger drops all triggers. */
                 if (reset) {
                         s->n_triggers = 0;
                         s->trigger_reset_at = at;
                 } else
                         s->n_triggers++;
-        } else if (streq(key, "OnClockChange") || streq(key, "OnTimezoneChange")) {
+                break;
+        case DIRECTIVE_NAME_ONCLOCKCHANGE:
+        case DIRECTIVE_NAME_ONTIMEZONECHANGE:
                 if (set && parse_boolean(value) > 0)
                         s->clock_trigger = true;
-        } else if (startswith(key, "Path") || streq(key, "DirectoryNotEmpty")) {
+                break;
+        case DIRECTIVE_NAME_PATHCHANGED:
+        case DIRECTIVE_NAME_PATHEXISTS:
+        case DIRECTIVE_NAME_PATHEXISTSGLOB:
+        case DIRECTIVE_NAME_PATHMODIFIED:
+        case DIRECTIVE_NAME_DIRECTORYNOTEMPTY:
                 if (reset) {
                         s->n_paths = 0;
                         s->path_reset_at = at;
                 } else
                         s->n_paths++;
-        } else if (streq(key, "ExecStart")) {
+                break;
+        case DIRECTIVE_NAME_EXECSTART:
                 n = reset ? 0 : count_commands(value, version, unit_name, false);
                 if (n < 0)
                         return n;
                 s->n_exec_start = reset ? 0 : s->n_exec_start + (unsigned) n;
                 s->exec_start_at = at;
-        } else if (streq(key, "ExecStop"))
+                break;
+        case DIRECTIVE_NAME_EXECSTOP:
                 s->exec_stop = set;
-        else if (streq(key, "SuccessAction"))
+                break;
+        case DIRECTIVE_NAME_SUCCESSACTION:
                 s->success_action = set && !streq(value, "none");
-        else if (streq(key, "Type")) {
+                break;
+        case DIRECTIVE_NAME_TYPE:
                 s->type = set ? value : NULL;
                 s->type_at = at;
-        } else if (streq(key, "RemainAfterExit"))
+                break;
+        case DIRECTIVE_NAME_REMAINAFTEREXIT:
                 s->remain_after_exit = set && parse_boolean(value) > 0;
-        else if (streq(key, "Restart")) {
+                break;
+        case DIRECTIVE_NAME_RESTART:
                 s->restart = set ? value : NULL;
                 s->restart_at = at;
-        } else if (streq(key, "ExitType")) {
+                break;
+        case DIRECTIVE_NAME_EXITTYPE:
                 s->exit_type = set ? value : NULL;
                 s->exit_type_at = at;
-        } else if (streq(key, "BusName"))
+                break;
+        case DIRECTIVE_NAME_BUSNAME:
                 s->bus_name = set;
-        else if (streq(key, "PrivatePIDs")) {
+                break;
+        case DIRECTIVE_NAME_PRIVATEPIDS:
                 s->private_pids = set && parse_boolean(value) > 0;
                 s->private_pids_at = at;
-        } else if (streq(key, "RuntimeMaxSec")) {
+                break;
+        case DIRECTIVE_NAME_RUNTIMEMAXSEC:
                 s->runtime_max = set && !streq(value, "infinity");
                 s->runtime_max_at = at;
-        } else if (streq(key, "USBFunctionDescriptors")) {
+                break;
+        case DIRECTIVE_NAME_USBFUNCTIONDESCRIPTORS:
                 s->usb_descriptors = set;
                 s->usb_at = at;
-        } else if (streq(key, "USBFunctionStrings")) {
+                break;
+        case DIRECTIVE_NAME_USBFUNCTIONSTRINGS:
                 s->usb_strings = set;
                 s->usb_at = at;
-        } else if (streq(key, "PAMName")) {
+                break;
+        case DIRECTIVE_NAME_PAMNAME:
                 s->pam = set;
                 s->pam_at = at;
-        } else if (streq(key, "KillMode"))
+                break;
+        case DIRECTIVE_NAME_KILLMODE:
                 s->kill_mode = set ? value : NULL;
-        else if (streq(key, "DynamicUser"))
+                break;
+        case DIRECTIVE_NAME_DYNAMICUSER:
                 s->dynamic_user = set && parse_boolean(value) > 0;
-        else if (streq(key, "WorkingDirectory")) {
+                break;
+        case DIRECTIVE_NAME_WORKINGDIRECTORY:
                 s->working_directory_home = set && (streq(value, "~") || streq(value, "-~"));
                 s->working_directory_at = at;
-        } else if (streq(key, "Accept")) {
+                break;
+        case DIRECTIVE_NAME_ACCEPT:
                 s->accept = set && parse_boolean(value) > 0;
                 s->accept_at = at;
-        } else if (streq(key, "MaxConnections")) {
-                if (set && value[strspn(value, "0123456789")] == '\0')
+                break;
+        case DIRECTIVE_NAME_MAXCONNECTIONS:
+                if (set && value[strspn(value, "0123456789")] == '\0') {
                         s->max_connections_zero = is_zero(value);
-        } else if (streq(key, "Service")) {
+                        s->max_connections_at = at;
+                }
+                break;
+        case DIRECTIVE_NAME_SERVICE:
                 s->service = set;
                 s->service_at = at;
-        } else if (streq(key, "Symlinks")) {
+                break;
+        case DIRECTIVE_NAME_SYMLINKS:
                 s->symlinks = set;
                 s->symlinks_at = at;
-        } else if (streq(key, "What")) {
+                break;
+        case DIRECTIVE_NAME_WHAT:
                 s->what = set ? value : NULL;
                 s->what_at = at;
-        } else if (streq(key, "Where")) {
+                break;
+        case DIRECTIVE_NAME_WHERE:
                 s->where = set ? value : NULL;
                 s->where_at = at;
+                break;
+        default:
+                return 0;
         }
-        return 0;
+        return 1;
+}
+
+/* Whether some check reads the directive: whether a reset of it (which
+ * parses nothing) would change what is tracked. */
+static bool watched(int name_id) {
+        UnitSettings scratch = {};
+        Judgement reset = { .verdict = VERDICT_RESET };
+
+        return apply(&scratch, NULL, 0, name_id, "", &reset, (SettingAt) {}) > 0;
 }
 
 int unit_settings_collect(const char *unit_name, UnitType type, const UnitFile *const *files,
@@ -187,34 +238,54 @@ int unit_settings_collect(const char *unit_name, UnitType type, const UnitFile *
 
         for (size_t fi = 0; fi < n_files; fi++) {
                 const UnitFile *f = files[fi];
+                /* Judged for this unit already, with the same type: the
+                 * judgement's directive is the one looked up here. */
+                const Judgement *jf = judged && f && f->type == type ? judged[fi] : NULL;
+                int section = -1;
+                DirectiveSection section_id = _DIRECTIVE_SECTION_INVALID;
 
                 if (!f)
                         continue;
                 for (size_t i = 0; i < f->n_entries; i++) {
                         const UnitEntry *e = &f->entries[i];
-                        const char *section;
-                        const Directive *d;
-                        bool is_watched;
-                        _cleanup_(judgement_done) Judgement j = {};
+                        int name_id;
+                        Judgement j = {}; /* the verdict and partial are all that is needed */
 
                         if (e->section < 0 || f->sections[e->section].state != SECTION_KNOWN)
                                 continue;
-                        section = unit_entry_section(f, e);
-                        /* Most lines matter only when they could end the file. */
-                        is_watched = watched(e->key);
-                        if (!is_watched) {
-                                d = directive_lookup(type, section, e->key);
-                                if (!d || !directive_is_fatal(d, version))
-                                        continue;
-                        }
-                        if (judged && judged[fi]) {
-                                /* Judged already, for this unit: the verdict is all we need. */
-                                j.verdict = judged[fi][i].verdict;
-                                j.partial = judged[fi][i].partial;
+                        if (jf) {
+                                /* A fatal verdict needs a directive fatal in this version;
+                                 * any other one matters only for a directive some check
+                                 * reads (an unknown key is ignored). */
+                                j.verdict = jf[i].verdict;
+                                j.partial = jf[i].partial;
+                                name_id = jf[i].directive ? jf[i].directive->name_id : -1;
                         } else {
-                                r = judge_assignment(&ctx, section, e->key, e->value, &j);
-                                if (r < 0)
-                                        return r;
+                                if (e->section != section) {
+                                        section = e->section;
+                                        section_id = directive_section_from_name(f->sections[section].name);
+                                }
+                                /* Most lines matter only when they could end the file. */
+                                name_id = directive_name_find(e->key);
+                                if (!watched(name_id)) {
+                                        const Directive *d = directive_lookup_in(type, section_id, e->key);
+
+                                        if (!d || !directive_is_fatal(d, version))
+                                                continue;
+                                }
+                                if (judged && judged[fi]) {
+                                        j.verdict = judged[fi][i].verdict;
+                                        j.partial = judged[fi][i].partial;
+                                } else {
+                                        _cleanup_(judgement_done) Judgement full = {};
+
+                                        r = judge_assignment_in(&ctx, section_id, f->sections[section].name,
+                                                                e->key, e->value, &full);
+                                        if (r < 0)
+                                                return r;
+                                        j.verdict = full.verdict;
+                                        j.partial = full.partial;
+                                }
                         }
                         if (j.verdict == VERDICT_FATAL) {
                                 if (f->is_dropin)
@@ -224,12 +295,10 @@ int unit_settings_collect(const char *unit_name, UnitType type, const UnitFile *
                                 *ret = s;
                                 return 0;
                         }
-                        if (is_watched) {
-                                r = apply(&s, unit_name, version, e->key, e->value, &j,
-                                          (SettingAt) { f->path, e->line_last });
-                                if (r < 0)
-                                        return r;
-                        }
+                        r = apply(&s, unit_name, version, name_id, e->value, &j,
+                                  (SettingAt) { f->path, e->line_last });
+                        if (r < 0)
+                                return r;
                 }
         }
         *ret = s;

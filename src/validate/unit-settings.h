@@ -54,9 +54,12 @@ typedef struct UnitSettings {
         unsigned n_listen_non_accepting; /* datagram, FIFO, special, netlink, mqueue, USB */
         unsigned n_listen_fs_nodes;      /* FIFOs and socket paths: Symlinks= targets */
         SettingAt listen_reset_at;
+        bool listen_dotdot;              /* a socket path with a ".." component */
+        SettingAt listen_dotdot_at;
         bool accept;
         SettingAt accept_at;
         bool max_connections_zero;
+        SettingAt max_connections_at;
         bool service;
         SettingAt service_at;
         bool symlinks;

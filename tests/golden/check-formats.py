@@ -56,11 +56,25 @@ def run_in(exe, case, words):
     return p.returncode, p.stdout.decode('utf-8', 'replace')
 
 
+def names_unit(f):
+    """Text output names the unit of a finding in a file the unit does not
+    own alone (own: named after it, or in its NAME.d), unless the message
+    starts with the name."""
+    unit, path = f.get('unit'), f['path']
+    if not unit or not path or f['message'].startswith(unit + ' '):
+        return False
+    parts = path.split('/')
+    return len(parts) > 1 and parts[-1] != unit and parts[-2] != unit + '.d'
+
+
 def render(f):
     s = f['path'] or '<unknown>'
     if f['line'] is not None:
         s += ':%d' % f['line']
-    s += ': %s: %s' % (f['severity'], f['message'])
+    s += ': %s: ' % f['severity']
+    if names_unit(f):
+        s += f['unit'] + ': '
+    s += f['message']
     if f['section'] or f['key']:
         s += ' [%s%s%s]' % (f['section'] or '', '.' if f['section'] and f['key'] else '', f['key'] or '')
     return s + ' (%s)' % f['rule']

@@ -267,6 +267,55 @@ grep_err "corrupt"
 expect "check --bin on a cyclic hwdb.bin fails" 3 "$ug" hwdb check --bin "$tmp/cyclic.bin"
 grep_err "cycle"
 
+# --stdin looks a batch of lines up in sorted order; when a lookup in it
+# fails, the lines are answered one by one again, so the answers of the
+# lines before the failing one are still written (here a key that sorts
+# after it) and the error names the failing key.
+# The cycle is one level down, below the root's first child: keys through
+# the other children are answered.
+mkdir -p "$tmp/two"
+printf 'a:x1\n A=1\n\na:x2\n A=2\n\nb:y\n B=1\n' > "$tmp/two/two.hwdb"
+"$ug" hwdb compile --hwdb-dir "$tmp/two" -o "$tmp/two.bin"
+python3 - "$tmp/two.bin" "$tmp/cyclic2.bin" > "$tmp/cyclic2.key" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+def node(off):
+    prefix_off, = struct.unpack_from("<Q", d, off)
+    return d[prefix_off:d.index(b"\0", prefix_off)], d[off + 8]
+root = struct.unpack_from("<Q", d, 56)[0]
+rprefix, n = node(root)
+assert n >= 2
+edge = d[root + 24]
+child, = struct.unpack_from("<Q", d, root + 24 + 8)
+cprefix, cn = node(child)
+assert cn >= 1
+struct.pack_into("<Q", d, child + 24 + 8, child)  # its first child: itself
+open(sys.argv[2], "wb").write(d)
+sys.stdout.write((rprefix + bytes([edge]) + cprefix + bytes([d[child + 24]]) + b"x").decode())
+PY
+ckey2=$(cat "$tmp/cyclic2.key")
+expect "query --stdin batch on a cyclic hwdb.bin fails" 3 \
+        sh -c 'printf "b:y\n%s\nb:y\n" "$3" | "$1" hwdb query --stdin --bin "$2"' sh "$ug" "$tmp/cyclic2.bin" "$ckey2"
+printf 'B=1\n\n' > "$tmp/want"
+same "answers before the failing line written" "$tmp/want" "$tmp/out"
+grep_err "corrupt"
+if [ "$(wc -l < "$tmp/err")" = 1 ]; then echo "ok   one error"; else echo "FAIL errors: $(cat "$tmp/err")"; fail=1; fi
+
+# A batch whose answers would exceed what is kept at a time (2^18
+# properties) is answered key by key instead: same output.
+i=0
+while [ $i -lt 300 ]; do printf 'k:*\n P%03d=%d\n\n' $i $i; i=$((i + 1)); done > "$tmp/wide.hwdb"
+mkdir -p "$tmp/wide"
+mv "$tmp/wide.hwdb" "$tmp/wide/"
+"$ug" hwdb compile --hwdb-dir "$tmp/wide" -o "$tmp/wide.bin"
+seq -f 'k:%04g' 1000 > "$tmp/widekeys"
+expect "batch beyond the answer cap" 0 sh -c '"$1" hwdb query --stdin --bin "$2" < "$3"' sh "$ug" "$tmp/wide.bin" "$tmp/widekeys"
+mv "$tmp/out" "$tmp/wide.out"
+# shellcheck disable=SC2046
+expect "the same keys as arguments" 0 "$ug" hwdb query --bin "$tmp/wide.bin" $(cat "$tmp/widekeys")
+same "batch beyond the answer cap answers like key by key" "$tmp/out" "$tmp/wide.out"
+if [ "$(grep -c '^P000=0$' "$tmp/out")" = 1000 ]; then echo "ok   every key answered"; else echo "FAIL wide answers"; fail=1; fi
+
 # Output to a closed pipe ends quietly.
 yes pci:v00008086d00001234 | head -n 200000 > "$tmp/many"
 "$ug" hwdb compile --root "$top/hwdb/classes" -o "$tmp/classes.bin"

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Pruning must never change an answer: on a real database (the system's
  * hwdb.bin, or the file named by $HWDB_BIN), keys made from the trie's own
- * match strings get identical answers with and without pruning. Also checks
+ * match strings get identical answers with and without pruning. The pruned
+ * side walks with hwdb_lookup_next(), reusing the path of the key before
+ * (keys come in trie order, so neighbours share most of it). Also checks
  * the lookup-state reuse and the property index for large answers. */
 #include <stdlib.h>
 
@@ -99,7 +101,7 @@ TEST(prune_changes_nothing) {
         CHECK(w.n_keys > 100);
         slow.no_prune = true;
         for (size_t i = 0; i < w.n_keys; i++) {
-                int rf = hwdb_lookup(&fast, b, w.keys[i]);
+                int rf = hwdb_lookup_next(&fast, b, w.keys[i]);
                 int rs = hwdb_lookup(&slow, b, w.keys[i]);
 
                 CHECK_INT_EQ(rf, rs);
@@ -221,7 +223,7 @@ TEST(prune_random_tries) {
                                 key[i] = key_alpha[(seed >> 16) % (sizeof(key_alpha) - 1)];
                         }
                         key[n + 1] = '\0';
-                        int rf = hwdb_lookup(&fast, b, key), rs = hwdb_lookup(&slow, b, key);
+                        int rf = hwdb_lookup_next(&fast, b, key), rs = hwdb_lookup(&slow, b, key);
                         CHECK_INT_EQ(rf, rs);
                         if (rf != rs) {
                                 fprintf(stderr, "key '%s'\n%s\n", key, src);
@@ -236,4 +238,37 @@ TEST(prune_random_tries) {
         CHECK(nonempty > 1000);
 }
 
-TESTS_MAIN(T(prune_changes_nothing), T(many_properties), T(old_value_format), T(prune_random_tries))
+TEST(next_reuses_only_its_own_path) {
+        /* Sorted keys sharing more and less of their path, glob children
+         * on the shared levels, a key that ends inside a node's prefix, a
+         * key on another database in between: hwdb_lookup_next() answers
+         * exactly what a fresh hwdb_lookup() does. */
+        static const char *const keys[] = {
+                "m:abc", "m:abcd", "m:abcde", "m:abd", "m:ab", "m:a", "m:abx", "m:b",
+                "m:bcd", "m:x", "m:abcd", "n:1", "m:abcd", "m:abc", "",
+                "m:abcd",
+        };
+        _cleanup_(hwdb_bin_freep) HwdbBin *b = NULL, *other = NULL;
+        _cleanup_(hwdb_lookup_done) HwdbLookup run = {};
+
+        CHECK(build_db("m:abc\n A=1\n\nm:abcd\n B=2\n\nm:ab*\n C=3\n\nm:a?c*\n D=4\n\n"
+                       "m:*d\n E=5\n\nm:b[cx]d\n F=6\n\nm:abd\n G=7\n\n", NULL, &b) == 0);
+        CHECK(build_db("m:abcd\n Z=9\n\nn:*\n N=1\n\n", NULL, &other) == 0);
+
+        for (size_t i = 0; i < ELEMENTSOF(keys); i++) {
+                _cleanup_(hwdb_lookup_done) HwdbLookup fresh = {};
+                const HwdbBin *db = keys[i][0] == 'n' || i == ELEMENTSOF(keys) - 1 ? other : b;
+                int rn = hwdb_lookup_next(&run, db, keys[i]), rf = hwdb_lookup(&fresh, db, keys[i]);
+
+                CHECK_INT_EQ(rn, rf);
+                for (int k = 0; k < rf && rn == rf; k++)
+                        if (!streq(run.props[k].key, fresh.props[k].key) ||
+                            !streq(run.props[k].value, fresh.props[k].value)) {
+                                fprintf(stderr, "key '%s' differs at property %d\n", keys[i], k);
+                                CHECK(false);
+                        }
+        }
+}
+
+TESTS_MAIN(T(prune_changes_nothing), T(many_properties), T(old_value_format), T(prune_random_tries),
+           T(next_reuses_only_its_own_path))

@@ -25,7 +25,8 @@ import tempfile
 DIRS = ['etc/systemd/system', 'run/systemd/system', 'usr/local/lib/systemd/system',
         'lib/systemd/system', 'usr/lib/systemd/system']
 NAMES = ['a.service', 'b.service', 'c.socket', 'foo-bar.service', 'foo-bar-baz.service',
-         'foo.service', 't@.service', 'u@.service', 'x-y@.service', 'd.target', 'e.timer']
+         'foo.service', 't@.service', 'u@.service', 'x-y@.service', 'd.target', 'e.timer',
+         'v.w-x.service']
 INSTANCES = ['t@one.service', 't@two.service', 'u@one.service', 'x-y@z.service']
 CONFS = ['10-a.conf', '20-b.conf', '50-c.conf', 'override.conf']
 CONTENT = {
@@ -42,7 +43,7 @@ def suffix(name):
 
 def dropin_keys():
     keys = NAMES + INSTANCES + ['foo-.service', 'foo-bar-.service', 'x-@.service', 'x-@z.service',
-                                'service', 'socket', 'timer']
+                                'v.w-.service', 'service', 'socket', 'timer']
     return keys
 
 

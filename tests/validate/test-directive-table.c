@@ -147,4 +147,47 @@ TEST(iteration) {
         CHECK(n > 400);
 }
 
-TESTS_MAIN(T(lookup), T(fatal_lists), T(empties), T(iteration))
+/* The name hash finds every name, and nothing that differs from one in a
+ * single byte, in its length, or in the middle of a long name (which the
+ * first and last eight bytes do not cover). */
+TEST(name_hash) {
+        const Directive *d;
+
+        for (size_t i = 0; (d = directive_get(i)); i++) {
+                char buf[64];
+                size_t n = strlen(d->name);
+
+                CHECK_INT_EQ(directive_name_find(d->name), d->name_id);
+                CHECK_INT_EQ(directive_section_from_name(directive_section(d, _UNIT_TYPE_INVALID)) >= 0, 1);
+                if (n + 2 > sizeof(buf))
+                        continue;
+                for (size_t k = 0; k < n; k++) {
+                        memcpy(buf, d->name, n + 1);
+                        buf[k] ^= 0x20; /* the other case (or a punctuation character) */
+                        CHECK_INT_EQ(directive_name_find(buf), -1);
+                }
+                memcpy(buf, d->name, n + 1);
+                buf[n - 1] = '\0';
+                if (!directive_name_known(buf))
+                        CHECK_INT_EQ(directive_name_find(buf), -1);
+                memcpy(buf, d->name, n);
+                buf[n] = 'x';
+                buf[n + 1] = '\0';
+                if (!directive_name_known(buf))
+                        CHECK_INT_EQ(directive_name_find(buf), -1);
+        }
+        CHECK_INT_EQ(directive_name_find(""), -1);
+        CHECK_INT_EQ(directive_name_find("X-Foo"), -1);
+        /* Same length, first and last eight bytes as a real name. */
+        CHECK(directive_name_find("ProtectKernelTunables") >= 0);
+        CHECK_INT_EQ(directive_name_find("ProtectKeXnelTunables"), -1);
+        CHECK_INT_EQ(directive_section_from_name("Service"), DIRECTIVE_SECTION_TYPE + UNIT_SERVICE);
+        CHECK_INT_EQ(directive_section_from_name("Unit"), DIRECTIVE_SECTION_UNIT);
+        CHECK_INT_EQ(directive_section_from_name("Sxxx"), _DIRECTIVE_SECTION_INVALID);
+        CHECK_INT_EQ(directive_section_from_name("S"), _DIRECTIVE_SECTION_INVALID);
+        CHECK_INT_EQ(directive_section_from_name("Servic"), _DIRECTIVE_SECTION_INVALID);
+        CHECK_INT_EQ(directive_section_from_name("X-Foo"), _DIRECTIVE_SECTION_INVALID);
+        CHECK_INT_EQ(directive_section_from_name(""), _DIRECTIVE_SECTION_INVALID);
+}
+
+TESTS_MAIN(T(lookup), T(fatal_lists), T(empties), T(iteration), T(name_hash))

@@ -5,8 +5,27 @@
 #include "tests.h"
 #include "validate/exec-line.h"
 
+/* exec_line_check() gives exec_line_parse()'s verdict, only without the
+ * commands themselves. */
+static void check_agrees(const char *value, unsigned version, const char *unit_name) {
+        _cleanup_(exec_line_done) ExecLine a = {}, b = {};
+
+        if (exec_line_parse(value, version, unit_name, &a) < 0 || exec_line_check(value, version, unit_name, &b) < 0) {
+                tests_failed++;
+                return;
+        }
+        if (a.severity != b.severity || a.dash_escaped != b.dash_escaped || a.partial != b.partial ||
+            a.deferred != b.deferred || a.machine != b.machine || a.unknown_escapes != b.unknown_escapes ||
+            a.n_commands != b.n_commands || b.commands || !streq_ptr(a.message, b.message)) {
+                fprintf(stderr, "v%u '%s': exec_line_check() differs from exec_line_parse()\n", version, value);
+                tests_failed++;
+        }
+}
+
 static void expect(const char *value, unsigned version, ExecSeverity sev, bool dash, size_t n_commands) {
         _cleanup_(exec_line_done) ExecLine l = {};
+
+        check_agrees(value, version, "a.service");
 
         if (exec_line_parse(value, version, "a.service", &l) < 0) {
                 tests_failed++;
@@ -127,4 +146,38 @@ TEST(words_and_flags) {
         CHECK_INT_EQ(l.n_commands, 1);
 }
 
-TESTS_MAIN(T(reference_vectors), T(versions), T(words_and_flags))
+/* The lines above, and ones whose executable or arguments carry
+ * specifiers, judged without keeping the commands. */
+TEST(check_without_commands) {
+        static const char *const lines[] = {
+                "-@/bin/ec'ho' arg0 a\"b c\"d '\\x41\\t' \\; ; :/bin/x \"\"",
+                "/bin/echo foo; ;",
+                "/bin/echo \\u00fc \\101 \\x00 \\s",
+                "/usr/lib/%p/run %i %H",
+                "/bin/echo %i",
+                "%i/run",
+                "/bin/%q",
+                "/bin/echo %q",
+                "-/bin/echo %q",
+                "/bin/true ; bin/x",
+                "/bin/true ; /bin/false ; -",
+                "@/bin/true",
+                "/bin/'unbalanced",
+                "/bin/echo 'unbalanced",
+                "/bin/",
+                "/bin/..",
+                "bin/true",
+                "\"\"",
+        };
+        static const unsigned versions[] = { 233, 240, 252, 258 };
+        static const char *const names[] = { "a.service", "foo@.service", "foo@bar.service", NULL };
+
+        for (size_t i = 0; i < ELEMENTSOF(lines); i++)
+                for (size_t v = 0; v < ELEMENTSOF(versions); v++)
+                        for (size_t n = 0; n < ELEMENTSOF(names); n++)
+                                check_agrees(lines[i], versions[v], names[n]);
+        check_agrees("@|echo hi", 258, "a.service");
+        check_agrees("|", 258, "a.service");
+}
+
+TESTS_MAIN(T(reference_vectors), T(versions), T(words_and_flags), T(check_without_commands))

@@ -127,9 +127,11 @@ TEST(unit_name_unescaping) {
 }
 
 TEST(booleans) {
-        static const char *const yes[] = { "1", "yes", "YES", "y", "Y", "true", "True", "t", "on", "On" };
-        static const char *const no[] = { "0", "no", "No", "n", "false", "FALSE", "f", "off", "OFF" };
-        static const char *const bad[] = { "", "maybe", "2", "yess", "o", " yes", "-1", "ja" };
+        static const char *const yes[] = { "1", "yes", "YES", "y", "Y", "true", "True", "t", "T", "on", "On", "oN" };
+        static const char *const no[] = { "0", "no", "No", "n", "N", "false", "FALSE", "f", "F", "off", "OFF", "oFf" };
+        static const char *const bad[] = { "", "maybe", "2", "yess", "o", " yes", "-1", "ja", "10", "00", "1 ",
+                                           "ye", "tru", "tr", "nope", "fals", "fa", "of", "offf", "onn", "y ",
+                                           "\xc3\xbf", "yes\n" };
 
         for (size_t i = 0; i < ELEMENTSOF(yes); i++)
                 CHECK_INT_EQ(parse_boolean(yes[i]), 1);
@@ -173,6 +175,17 @@ TEST(paths) {
         CHECK(!path_is_normalized("/a/./b"));
         CHECK(!path_is_normalized("./a"));
         CHECK(path_is_normalized("/a/.b/..c"));
+        CHECK(path_is_normalized("/a/b/"));
+        CHECK(path_is_normalized("a"));
+        CHECK(path_is_normalized("/"));
+        CHECK(path_is_normalized("/a/b.../c."));
+        CHECK(!path_is_normalized("/a/.."));
+        CHECK(!path_is_normalized("/a/."));
+        CHECK(!path_is_normalized("../a"));
+        CHECK(!path_is_normalized("."));
+        CHECK(!path_is_normalized("//a"));
+        CHECK(!path_is_normalized("/a/b//"));
+        CHECK(!path_is_normalized(""));
         CHECK(filename_is_valid("true"));
         CHECK(filename_is_valid("${FOO}"));
         CHECK(!filename_is_valid("bin/true"));

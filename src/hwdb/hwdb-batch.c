@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <endian.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "basic/alloc-util.h"
+#include "basic/macro.h"
+#include "hwdb-batch.h"
+
+/* A key, and 8 of its bytes for the sort: from some offset on, big endian,
+ * zero after the key's end, so integer order is strcmp order. The sort
+ * moves these entries in contiguous arrays and compares integers, instead
+ * of chasing key pointers: strcmp through qsort over keys scattered in the
+ * input buffer was a fifth of a batch's time. */
+struct HwdbBatchKey {
+        uint64_t chunk;
+        const char *key;
+        uint32_t len;
+        uint32_t index;         /* in the order added */
+};
+
+/* Entries [start, start + n) share their first off bytes. */
+struct HwdbBatchRun {
+        size_t start, n, off;
+};
+
+void hwdb_batch_done(HwdbBatch *t) {
+        free(t->keys);
+        free(t->tmp);
+        free(t->runs);
+        free(t->first);
+        free(t->count);
+        free(t->props);
+        *t = (HwdbBatch) {};
+}
+
+void hwdb_batch_clear(HwdbBatch *t) {
+        t->n_keys = 0;
+        t->n_props = 0;
+}
+
+static uint64_t chunk_at(const char *key, size_t len, size_t off) {
+        uint8_t b[8] = {};
+        uint64_t v;
+
+        if (off < len)
+                memcpy(b, key + off, MIN(len - off, sizeof(b)));
+        memcpy(&v, b, sizeof(v));
+        return be64toh(v);
+}
+
+static int resize(void **array, size_t n, size_t size) {
+        void *p = reallocarray_safe(*array, n, size);
+
+        if (!p)
+                return -ENOMEM;
+        *array = p;
+        return 0;
+}
+
+static int reserve(HwdbBatch *t, size_t need) {
+        size_t allocated = t->keys_allocated;
+        int r;
+
+        if (t->keys && need <= allocated)
+                return 0;
+        r = GREEDY_REALLOC(t->keys, allocated, need);
+        if (r < 0)
+                return r;
+        /* The other arrays follow the key array's size. */
+        if (resize((void **) &t->tmp, allocated, sizeof(HwdbBatchKey)) < 0 ||
+            resize((void **) &t->runs, allocated, sizeof(HwdbBatchRun)) < 0 ||
+            resize((void **) &t->first, allocated, sizeof(uint32_t)) < 0 ||
+            resize((void **) &t->count, allocated, sizeof(uint32_t)) < 0)
+                return -ENOMEM;
+        t->keys_allocated = allocated;
+        return 0;
+}
+
+int hwdb_batch_add(HwdbBatch *t, const char *key, size_t len) {
+        int r;
+
+        if (t->n_keys >= UINT32_MAX || len > UINT32_MAX)
+                return -E2BIG;
+        r = reserve(t, t->n_keys + 1);
+        if (r < 0)
+                return r;
+        /* The first 8 bytes now, while the key is in the cache. */
+        t->keys[t->n_keys] = (HwdbBatchKey) {
+                .chunk = chunk_at(key, len, 0),
+                .key = key,
+                .len = (uint32_t) len,
+                .index = (uint32_t) t->n_keys,
+        };
+        t->n_keys++;
+        return 0;
+}
+
+static void insertion_sort(HwdbBatchKey *e, size_t n) {
+        for (size_t i = 1; i < n; i++) {
+                HwdbBatchKey x = e[i];
+                size_t j = i;
+
+                for (; j > 0 && e[j - 1].chunk > x.chunk; j--)
+                        e[j] = e[j - 1];
+                e[j] = x;
+        }
+}
+
+/* Runs this short are sorted by whole chunks, longer ones by one byte. */
+#define SORT_SHORT 32
+
+/* Most significant byte first (a run's entries share their first off
+ * bytes): a long run is distributed by its byte at off in one counting
+ * pass, into runs that are sorted the same way on the next byte; a short
+ * one is insertion-sorted on its chunk (the bytes before off are equal, so
+ * comparing whole chunks compares the rest of them), and runs of equal
+ * chunks go on at the next chunk. A run's chunk is loaded when it starts
+ * a new 8 bytes. Each pass works on one run, which soon fits the cache; no
+ * quadratic case, whatever comes in. */
+static void sort_keys(HwdbBatch *t) {
+        size_t n_runs = 0;
+
+        if (t->n_keys < 2)
+                return;
+        /* Every run on the stack has at least two entries, and the runs are
+         * disjoint: at most n_keys / 2 at a time. */
+        t->runs[n_runs++] = (HwdbBatchRun) { 0, t->n_keys, 0 };
+        while (n_runs > 0) {
+                HwdbBatchRun run = t->runs[--n_runs];
+                HwdbBatchKey *e = t->keys + run.start;
+
+                if (run.off > 0 && run.off % 8 == 0)
+                        for (size_t i = 0; i < run.n; i++)
+                                e[i].chunk = chunk_at(e[i].key, e[i].len, run.off);
+
+                if (run.n <= SORT_SHORT) {
+                        size_t next = run.off - run.off % 8 + 8;
+
+                        insertion_sort(e, run.n);
+                        /* Equal chunks: the same 8 bytes; if the keys go on
+                         * after them (then all do: a key's end is a zero
+                         * byte there), the next 8 decide. */
+                        for (size_t i = 0, j; i < run.n; i = j) {
+                                for (j = i + 1; j < run.n && e[j].chunk == e[i].chunk; j++)
+                                        ;
+                                if (j - i >= 2 && e[i].len > next)
+                                        t->runs[n_runs++] = (HwdbBatchRun) { run.start + i, j - i, next };
+                        }
+                        continue;
+                }
+
+                /* Bytes all entries share are skipped, not distributed. */
+                uint64_t differ = 0;
+                for (size_t i = 1; i < run.n; i++)
+                        differ |= e[i].chunk ^ e[0].chunk;
+                if (differ == 0) {
+                        size_t next = run.off - run.off % 8 + 8;
+
+                        if (e[0].len > next)
+                                t->runs[n_runs++] = (HwdbBatchRun) { run.start, run.n, next };
+                        continue;
+                }
+                /* The bytes before off are equal, so the first differing
+                 * byte is at off or after it. */
+                run.off += (size_t) __builtin_clzll(differ) / 8 - run.off % 8;
+
+                unsigned shift = 56 - 8 * (unsigned) (run.off % 8);
+                size_t count[256] = {}, pos = 0;
+
+                for (size_t i = 0; i < run.n; i++)
+                        count[(e[i].chunk >> shift) & 0xff]++;
+                for (size_t c = 0; c < 256; c++) {
+                        size_t k = count[c];
+
+                        /* Byte 0 is the end of the keys: those are equal. */
+                        if (c > 0 && k >= 2)
+                                t->runs[n_runs++] = (HwdbBatchRun) { run.start + pos, k, run.off + 1 };
+                        count[c] = pos;
+                        pos += k;
+                }
+                for (size_t i = 0; i < run.n; i++)
+                        t->tmp[count[(e[i].chunk >> shift) & 0xff]++] = e[i];
+                memcpy(e, t->tmp, run.n * sizeof(HwdbBatchKey));
+        }
+}
+
+/* How many keys ahead of the lookups a key is fetched into the cache: the
+ * keys of a sorted batch lie all over the input. */
+#define PREFETCH_AHEAD 4
+
+int hwdb_batch_lookup(HwdbBatch *t, HwdbLookup *l, const HwdbBin *b) {
+        int r;
+
+        t->n_props = 0;
+        sort_keys(t);
+
+        for (size_t i = 0; i < t->n_keys; i++) {
+                const HwdbBatchKey *k = &t->keys[i];
+                int n;
+
+                if (i + PREFETCH_AHEAD < t->n_keys)
+                        __builtin_prefetch(t->keys[i + PREFETCH_AHEAD].key);
+                n = hwdb_lookup_next(l, b, k->key);
+                if (n < 0)
+                        return n;
+                if ((size_t) n > HWDB_BATCH_MAX_PROPS - t->n_props)
+                        return -ENOBUFS;
+                r = GREEDY_REALLOC(t->props, t->props_allocated, t->n_props + (size_t) n);
+                if (r < 0)
+                        return r;
+                t->first[k->index] = (uint32_t) t->n_props;
+                t->count[k->index] = (uint32_t) n;
+                for (int p = 0; p < n; p++)
+                        t->props[t->n_props++] = (HwdbBatchProp) { l->props[p].key, l->props[p].value };
+        }
+        return 0;
+}
+
+size_t hwdb_batch_answer(const HwdbBatch *t, size_t i, const HwdbBatchProp **ret) {
+        *ret = t->props + t->first[i];
+        return t->count[i];
+}
+
+const char *hwdb_batch_lookup_order(const HwdbBatch *t, size_t i) {
+        return t->keys[i].key;
+}
