@@ -26,17 +26,17 @@ static int count_commands(const char *value, unsigned version, const char *unit_
         return r;
 }
 
-/* MaxConnections= as config_parse_unsigned() reads it: only a clean
- * number counts; anything else leaves the default (64). */
+/* Whether an unsigned number systemd accepted ("0", "+0", "0x0", "00")
+ * is zero: every digit after the sign and base prefix is '0'. */
 static bool is_zero(const char *v) {
-        bool digits = false;
-
-        for (; *v; v++) {
+        if (*v == '+')
+                v++;
+        if (v[0] == '0' && v[1] && strchr("xXoObB", v[1]))
+                v += 2;
+        for (; *v; v++)
                 if (*v != '0')
                         return false;
-                digits = true;
-        }
-        return digits;
+        return true;
 }
 
 static void add_listen(UnitSettings *s, int name_id, const char *value, SettingAt at) {
@@ -194,7 +194,8 @@ static int apply(UnitSettings *s, const char *unit_name, unsigned version, int n
                 s->accept_at = at;
                 break;
         case DIRECTIVE_NAME_MAXCONNECTIONS:
-                if (set && value[strspn(value, "0123456789")] == '\0') {
+                /* A line systemd ignored leaves the value before it. */
+                if (set) {
                         s->max_connections_zero = is_zero(value);
                         s->max_connections_at = at;
                 }

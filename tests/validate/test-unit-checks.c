@@ -115,6 +115,12 @@ static const Case check_cases[] = {
           "socket.max-connections", "bad-setting", 4 },
         { 252, "s.socket", "[Socket]\nListenStream=/run/s\nAccept=yes\nMaxConnections=0\n", NULL,
           "socket.accept-max-connections", "bad-setting", 3 },
+        { 257, "s.socket", "[Socket]\nListenStream=/run/s\nMaxConnections=0\nMaxConnections=0x10\n", NULL, NULL,
+          "loaded", 0 },
+        { 257, "s.socket", "[Socket]\nListenStream=/run/s\nMaxConnections=0\nMaxConnections=1x\nMaxConnections=+5\n",
+          NULL, NULL, "loaded", 0 },
+        { 257, "s.socket", "[Socket]\nListenStream=/run/s\nMaxConnections=5\nMaxConnections=+0\n", NULL,
+          "socket.max-connections", "bad-setting", 4 },
         /* socket paths with "..": refused when mount dependencies are added */
         { 252, "s.socket", "[Socket]\nListenStream=/run/../x\n", NULL, "socket.path-dotdot", "error", 2 },
         { 257, "s.socket", "[Socket]\nListenDatagram=/run/x/..\nSymlinks=/y\n", NULL, "socket.path-dotdot", "error", 2 },
