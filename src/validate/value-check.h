@@ -20,6 +20,18 @@ typedef enum ValueResult {
  * ValueResult, or -ENOMEM. */
 typedef int (*ValueCheckFn)(const char *value, const char *const *args, unsigned version);
 
+/* The words of a list value, each judged by check (value-words.c). */
+typedef bool (*ValueWordCheck)(const char *word, const char *const *args, unsigned version);
+typedef enum ValueWordsFlags {
+        VALUE_WORDS_UNQUOTE = 1 << 0,    /* quotes and C escapes as in Exec lines; else split at seps */
+        VALUE_WORDS_ESCAPES_OK = 1 << 1, /* a word with an unknown escape is still checked, not bad */
+        VALUE_WORDS_WHOLE_LINE = 1 << 2, /* one bad word drops the line, not only itself */
+} ValueWordsFlags;
+/* A syntax error drops the rest of the line (the words before it stay).
+ * Returns a ValueResult or -ENOMEM. */
+int value_each_word(const char *v, const char *seps, ValueWordsFlags flags, ValueWordCheck check,
+                    const char *const *args, unsigned version);
+
 /* Numbers (value-int.c). */
 int value_parse_signed(const char *s, int64_t min, int64_t max, int64_t *ret);   /* base 0, like strtoll */
 int value_parse_unsigned(const char *s, uint64_t max, uint64_t *ret);             /* no '-' */

@@ -7,55 +7,9 @@
 #include <strings.h>
 
 #include "basic/macro.h"
-#include "exec-line.h"
 #include "parse-util.h"
 #include "value-check.h"
 #include "value-tables.h"
-
-/* Words of a list value, split at blanks (and at extra separators), each
- * judged by check; a bad word is dropped on its own. */
-typedef bool (*WordCheck)(const char *word, const char *const *args, unsigned version);
-
-static int each_item(const char *v, const char *seps, bool unquote, WordCheck check, const char *const *args,
-                     bool whole_line, unsigned version) {
-        bool any_good = false, any_bad = false;
-        const char *p = v;
-
-        for (;;) {
-                _cleanup_free_ char *w = NULL;
-                bool unknown_escape = false;
-                int r;
-
-                if (unquote) {
-                        r = exec_extract_word(&p, &w, &unknown_escape);
-                        if (r == -ENOMEM)
-                                return r;
-                        if (r < 0)
-                                return any_good ? VALUE_BAD_PART : VALUE_BAD;
-                        if (r == 0)
-                                break;
-                } else {
-                        size_t n;
-                        p += strspn(p, seps);
-                        if (!*p)
-                                break;
-                        n = strcspn(p, seps);
-                        w = strndup(p, n);
-                        if (!w)
-                                return -ENOMEM;
-                        p += n;
-                }
-                if (!unknown_escape && check(w, args, version))
-                        any_good = true;
-                else if (whole_line)
-                        return VALUE_BAD;
-                else
-                        any_bad = true;
-        }
-        if (!any_bad)
-                return VALUE_OK;
-        return any_good ? VALUE_BAD_PART : VALUE_BAD;
-}
 
 /* Compares word w with a table entry "NAME" or "NAME^N" by NAME. */
 static int versioned_cmp(const char *entry, const char *w) {
@@ -138,7 +92,7 @@ int value_check_syscall_filter(const char *v, const char *const *args, unsigned 
         bool deny = v[0] == '~';
         const char *a[] = { deny ? "deny" : "allow", value_args_has(args, "log") ? "log" : NULL, NULL };
 
-        return each_item(v + deny, " \t\n", true, syscall_word_ok, a, false, version);
+        return value_each_word(v + deny, " \t\n", VALUE_WORDS_UNQUOTE, syscall_word_ok, a, version);
 }
 
 /* SystemCallErrorNumber=: an errno name or number, or "kill". */
@@ -158,7 +112,7 @@ static bool arch_ok(const char *w, const char *const *args, unsigned version) {
 }
 
 int value_check_syscall_archs(const char *v, const char *const *args, unsigned version) {
-        return each_item(v, " \t\n", true, arch_ok, args, true, version);
+        return value_each_word(v, " \t\n", VALUE_WORDS_UNQUOTE | VALUE_WORDS_WHOLE_LINE, arch_ok, args, version);
 }
 
 static bool family_ok(const char *w, const char *const *args, unsigned version) {
@@ -178,7 +132,7 @@ static bool family_ok(const char *w, const char *const *args, unsigned version) 
 int value_check_address_families(const char *v, const char *const *args, unsigned version) {
         if (streq(v, "none"))
                 return VALUE_OK;
-        return each_item(v + (v[0] == '~'), " \t\n", true, family_ok, args, false, version);
+        return value_each_word(v + (v[0] == '~'), " \t\n", VALUE_WORDS_UNQUOTE, family_ok, args, version);
 }
 
 static bool cpu_item_ok(const char *w, const char *const *args, unsigned version) {
@@ -203,7 +157,7 @@ static bool cpu_item_ok(const char *w, const char *const *args, unsigned version
 /* CPUAffinity=, AllowedCPUs=, NUMAMask=: numbers and ranges split at
  * blanks and commas; one bad item spoils the whole value. */
 int value_check_cpu_set(const char *v, const char *const *args, unsigned version) {
-        return each_item(v, " \t\n,", false, cpu_item_ok, args, true, version);
+        return value_each_word(v, " \t\n,", VALUE_WORDS_WHOLE_LINE, cpu_item_ok, args, version);
 }
 
 /* DeviceAllow=: "NODE [rwm]"; NODE a /dev/ path, char-CLASS or block-CLASS. */
@@ -250,7 +204,7 @@ static bool ip_prefix_ok(const char *w, const char *const *args, unsigned versio
 
 /* IPAddressAllow=, IPAddressDeny=: the first bad prefix ends the list. */
 int value_check_ip_prefixes(const char *v, const char *const *args, unsigned version) {
-        return each_item(v, " \t\n", true, ip_prefix_ok, args, false, version);
+        return value_each_word(v, " \t\n", VALUE_WORDS_UNQUOTE, ip_prefix_ok, args, version);
 }
 
 static bool controller_ok(const char *w, const char *const *args, unsigned version) {
@@ -268,7 +222,8 @@ int value_check_controllers(const char *v, const char *const *args, unsigned ver
 
         if (value_args_has(args, "bool") && parse_boolean(v) >= 0)
                 return VALUE_OK;
-        r = each_item(v, " \t\n", true, controller_ok, args, !value_args_has(args, "any"), version);
+        r = value_each_word(v, " \t\n", VALUE_WORDS_UNQUOTE | (value_args_has(args, "any") ? 0 : VALUE_WORDS_WHOLE_LINE),
+                            controller_ok, args, version);
         return r == VALUE_BAD_PART ? VALUE_OK : r;
 }
 
@@ -282,7 +237,8 @@ static bool namespace_ok(const char *w, const char *const *args, unsigned versio
 int value_check_namespaces(const char *v, const char *const *args, unsigned version) {
         if (parse_boolean(v) >= 0)
                 return VALUE_OK;
-        return each_item(v + (v[0] == '~'), " \t\n", true, namespace_ok, args, true, version);
+        return value_each_word(v + (v[0] == '~'), " \t\n", VALUE_WORDS_UNQUOTE | VALUE_WORDS_WHOLE_LINE, namespace_ok,
+                               args, version);
 }
 
 static bool env_name_ok(const char *s, size_t n) {
@@ -302,7 +258,7 @@ static bool env_assignment_ok(const char *w, const char *const *args, unsigned v
 
 /* Environment=: quoted words "NAME=VALUE", each on its own. */
 int value_check_environment(const char *v, const char *const *args, unsigned version) {
-        return each_item(v, NULL, true, env_assignment_ok, args, false, version);
+        return value_each_word(v, NULL, VALUE_WORDS_UNQUOTE, env_assignment_ok, args, version);
 }
 
 static bool env_name_word_ok(const char *w, const char *const *args, unsigned version) {
@@ -314,7 +270,7 @@ static bool env_name_word_ok(const char *w, const char *const *args, unsigned ve
 /* PassEnvironment= (names), UnsetEnvironment= ("assign": names or
  * assignments). */
 int value_check_env_names(const char *v, const char *const *args, unsigned version) {
-        return each_item(v, NULL, true, env_name_word_ok, args, false, version);
+        return value_each_word(v, NULL, VALUE_WORDS_UNQUOTE, env_name_word_ok, args, version);
 }
 
 static bool url_ok(const char *w, const char *const *args, unsigned version) {
@@ -331,5 +287,5 @@ static bool url_ok(const char *w, const char *const *args, unsigned version) {
 
 /* Documentation=: URLs, each on its own. */
 int value_check_urls(const char *v, const char *const *args, unsigned version) {
-        return each_item(v, NULL, true, url_ok, args, false, version);
+        return value_each_word(v, NULL, VALUE_WORDS_UNQUOTE, url_ok, args, version);
 }

@@ -5,7 +5,6 @@
 
 #include "basic/macro.h"
 #include "behaviour.h"
-#include "exec-line.h"
 #include "path-util.h"
 #include "value-check.h"
 
@@ -30,34 +29,6 @@ static bool relative_path_ok(const char *p) {
         return !(startswith(buf, "/private") && (buf[8] == 0 || buf[8] == '/'));
 }
 
-/* Calls check on every word of v (quotes and C escapes honoured).
- * Returns a ValueResult: a syntax error drops the rest of the line. */
-static int each_word(const char *v, bool (*check)(const char *word, const char *const *args, unsigned version),
-                     const char *const *args, unsigned version) {
-        const char *p = v;
-        bool any_good = false, any_bad = false;
-        int r;
-
-        for (;;) {
-                _cleanup_free_ char *w = NULL;
-
-                r = exec_extract_word(&p, &w, NULL);
-                if (r == -ENOMEM)
-                        return r;
-                if (r < 0)
-                        return any_good ? VALUE_BAD_PART : VALUE_BAD;
-                if (r == 0)
-                        break;
-                if (check(w, args, version))
-                        any_good = true;
-                else
-                        any_bad = true;
-        }
-        if (!any_bad)
-                return VALUE_OK;
-        return any_good ? VALUE_BAD_PART : VALUE_BAD;
-}
-
 /* Strips the prefixes named in args[0] ("-+": '-' then '+', in that order). */
 static const char *strip_prefixes(const char *w, const char *allowed) {
         for (; allowed && *allowed; allowed++)
@@ -73,7 +44,7 @@ static bool path_word_ok(const char *w, const char *const *args, unsigned versio
 /* ReadWritePaths= & co, RequiresMountsFor=: blank-separated absolute
  * paths; args "prefix=-+" for the prefixes allowed. */
 int value_check_path_list(const char *v, const char *const *args, unsigned version) {
-        return each_word(v, path_word_ok, args, version);
+        return value_each_word(v, NULL, VALUE_WORDS_UNQUOTE | VALUE_WORDS_ESCAPES_OK, path_word_ok, args, version);
 }
 
 /* One absolute path, taken as written (EnvironmentFile=, TTYPath=,
@@ -126,7 +97,7 @@ static bool tmpfs_word_ok(const char *w, const char *const *args, unsigned versi
 
 /* TemporaryFileSystem=: words "PATH[:OPTIONS]". */
 int value_check_tmpfs_list(const char *v, const char *const *args, unsigned version) {
-        return each_word(v, tmpfs_word_ok, args, version);
+        return value_each_word(v, NULL, VALUE_WORDS_UNQUOTE | VALUE_WORDS_ESCAPES_OK, tmpfs_word_ok, args, version);
 }
 
 static bool bind_word_ok(const char *w, const char *const *args, unsigned version) {
@@ -157,7 +128,7 @@ static bool bind_word_ok(const char *w, const char *const *args, unsigned versio
 
 /* BindPaths=, BindReadOnlyPaths=: words "[-]SRC[:DST[:rbind|norbind]]". */
 int value_check_bind_list(const char *v, const char *const *args, unsigned version) {
-        return each_word(v, bind_word_ok, args, version);
+        return value_each_word(v, NULL, VALUE_WORDS_UNQUOTE | VALUE_WORDS_ESCAPES_OK, bind_word_ok, args, version);
 }
 
 /* The next ':'-separated part of *p (NULL past the end), cut in place; before
@@ -202,7 +173,7 @@ static bool directory_word_ok(const char *w, const char *const *args, unsigned v
 /* StateDirectory= & co: words, relative and normalized; args "symlink":
  * "NAME:LINK" is allowed. */
 int value_check_directory_list(const char *v, const char *const *args, unsigned version) {
-        return each_word(v, directory_word_ok, args, version);
+        return value_each_word(v, NULL, VALUE_WORDS_UNQUOTE | VALUE_WORDS_ESCAPES_OK, directory_word_ok, args, version);
 }
 
 /* Condition*=/Assert*= with a path: "[|][!]PATH"; args "path" marks the
@@ -308,5 +279,5 @@ static bool image_policy_ok(const char *v) {
 int value_check_image_list(const char *v, const char *const *args, unsigned version) {
         if (value_args_has(args, "policy"))
                 return image_policy_ok(v) ? VALUE_OK : VALUE_BAD;
-        return each_word(v, image_word_ok, args, version);
+        return value_each_word(v, NULL, VALUE_WORDS_UNQUOTE | VALUE_WORDS_ESCAPES_OK, image_word_ok, args, version);
 }
