@@ -317,6 +317,18 @@ static int walk_dir(Walk *w, int dfd, const char *rel, unsigned depth) {
         return r;
 }
 
+/* Names the set after the tree it was read from and moves it to *ret. */
+static int hand_over(HwDeviceSet *set, const char *dir, const char *what, HwDeviceSet *ret) {
+        if (asprintf(&set->source, "sysfs %s%s", dir, what) < 0)
+                return -ENOMEM;
+        set->sysfs_dir = strdup(dir);
+        if (!set->sysfs_dir)
+                return -ENOMEM;
+        *ret = *set;
+        *set = (HwDeviceSet) {};
+        return 0;
+}
+
 int hw_sysfs_load(const char *dir, HwDeviceSet *ret, DiagList *diags) {
         _cleanup_(hw_device_set_done) HwDeviceSet set = {};
         _cleanup_free_ char *dents = malloc(HW_SYSFS_DENTS_SIZE);
@@ -336,14 +348,7 @@ int hw_sysfs_load(const char *dir, HwDeviceSet *ret, DiagList *diags) {
         r = walk_dir(&w, dfd, "devices", 0);
         if (r < 0)
                 return r;
-        if (asprintf(&set.source, "sysfs %s", dir) < 0)
-                return -ENOMEM;
-        set.sysfs_dir = strdup(dir);
-        if (!set.sysfs_dir)
-                return -ENOMEM;
-        *ret = set;
-        set = (HwDeviceSet) {};
-        return 0;
+        return hand_over(&set, dir, "", ret);
 }
 
 /* Opens the directory path (no "." or ".." components) below top, following
@@ -511,12 +516,5 @@ int hw_sysfs_load_subsystems(const char *dir, char *const *subsystems, size_t n_
         close(top);
         if (r < 0)
                 return r;
-        if (asprintf(&set.source, "sysfs %s (subsystems the policy names)", dir) < 0)
-                return -ENOMEM;
-        set.sysfs_dir = strdup(dir);
-        if (!set.sysfs_dir)
-                return -ENOMEM;
-        *ret = set;
-        set = (HwDeviceSet) {};
-        return 0;
+        return hand_over(&set, dir, " (subsystems the policy names)", ret);
 }
