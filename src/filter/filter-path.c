@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "basic/alloc-util.h"
+#include "basic/dir-list.h"
 #include "basic/fileio.h"
 #include "filter-internal.h"
 #include "unit/cat-stream.h"
@@ -50,26 +51,28 @@ static bool is_unit_file_name(const char *name) {
         return dot && dot != name && unit_type_from_string(dot + 1) >= 0;
 }
 
-static int make_framing(const char *path, char **ret) {
-        _cleanup_free_ char *cwd = NULL;
-
+/* "# PATH" framing before a file in the output: the absolute path. The
+ * working directory is asked for once per run. */
+static int make_framing(Filter *f, const char *path, char **ret) {
         if (path[0] == '/')
-                return asprintf(ret, "\n# %s\n", path) < 0 ? -ENOMEM : 0;
-        cwd = getcwd(NULL, 0);
-        if (!cwd)
-                return -errno;
-        return asprintf(ret, "\n# %s/%s\n", streq(cwd, "/") ? "" : cwd,
-                        startswith(path, "./") ? path + 2 : path) < 0 ? -ENOMEM : 0;
+                *ret = strjoin("\n# ", path, "\n");
+        else {
+                if (!f->cwd && !(f->cwd = getcwd(NULL, 0)))
+                        return -errno;
+                *ret = strjoin("\n# ", streq(f->cwd, "/") ? "" : f->cwd, "/",
+                               startswith(path, "./") ? path + 2 : path, "\n");
+        }
+        return *ret ? 0 : -ENOMEM;
 }
 
-/* A file found in a tree: only a regular file is read. It is opened
- * non-blocking, so that a FIFO (a drop-in symlinked to one) is refused
- * instead of waited on. */
-static int read_tree_file(const char *path, char **ret, size_t *ret_size) {
+/* A file found in a tree, opened relative to dfd (AT_FDCWD: name is a
+ * path): only a regular file is read, non-blocking, so that a FIFO (a
+ * drop-in symlinked to one) is refused instead of waited on. */
+static int read_tree_file(int dfd, const char *name, char **ret, size_t *ret_size) {
         struct stat st;
         int fd, r;
 
-        fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+        fd = openat(dfd, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
         if (fd < 0)
                 return -errno;
         if (fstat(fd, &st) < 0)
@@ -79,7 +82,7 @@ static int read_tree_file(const char *path, char **ret, size_t *ret_size) {
         else if (!S_ISREG(st.st_mode))
                 r = -EINVAL;
         else
-                r = read_full_fd(fd, UNIT_FILE_MAX, ret, ret_size);
+                r = read_full_fd_sized(fd, st.st_size, UNIT_FILE_MAX, ret, ret_size);
         close(fd);
         return r;
 }
@@ -98,12 +101,16 @@ static int set_fix_target(UnitGroup *g, size_t n_before, const char *path, const
         return 0;
 }
 
+/* The command line names the file: any file that can be read. */
+#define NAMED_FILE (-1)
+
 /* Reads path into the group. A file that cannot be read is reported and
- * counted; it does not stop the run. in_tree: found while walking a
- * directory (regular files only); otherwise named on the command line.
- * fix_refusal: why check --fix must not rewrite the file at path (a
- * symlink), or NULL. */
-static int group_read_file(Filter *f, UnitGroup *g, const char *path, bool dropin, bool framed, bool in_tree,
+ * counted; it does not stop the run. tree_dfd: NAMED_FILE for a file named
+ * on the command line; for one found while walking a directory (regular
+ * files only), the directory's fd (path's last component is opened
+ * relative to it) or AT_FDCWD (path itself). fix_refusal: why check --fix
+ * must not rewrite the file at path (a symlink), or NULL. */
+static int group_read_file(Filter *f, UnitGroup *g, const char *path, bool dropin, bool framed, int tree_dfd,
                            const char *fix_refusal) {
         size_t n_before = g->n_files;
         _cleanup_free_ char *framing = NULL;
@@ -111,10 +118,15 @@ static int group_read_file(Filter *f, UnitGroup *g, const char *path, bool dropi
         size_t size;
         int r;
 
-        if (in_tree)
-                r = read_tree_file(path, &data, &size);
-        else
+        if (tree_dfd == NAMED_FILE)
                 r = read_full_file(path, UNIT_FILE_MAX, &data, &size);
+        else if (tree_dfd == AT_FDCWD)
+                r = read_tree_file(AT_FDCWD, path, &data, &size);
+        else {
+                const char *slash = strrchr(path, '/');
+
+                r = read_tree_file(tree_dfd, slash ? slash + 1 : path, &data, &size);
+        }
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
@@ -126,7 +138,7 @@ static int group_read_file(Filter *f, UnitGroup *g, const char *path, bool dropi
                                                r == -EINVAL ? "not a regular file; not read" : "cannot read");
         }
         if (framed)
-                r = make_framing(path, &framing);
+                r = make_framing(f, path, &framing);
         else
                 framing = strdup(""), r = framing ? 0 : -ENOMEM;
         if (r < 0) {
@@ -201,7 +213,7 @@ static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, bool fra
                         } else if (lstat(p, &st) < 0)
                                 r = dropin_failure(f, g, p, -errno, "cannot read");
                         else if (S_ISREG(st.st_mode))
-                                r = group_read_file(f, g, p, true, framed, true, NULL);
+                                r = group_read_file(f, g, p, true, framed, AT_FDCWD, NULL);
                         else if (S_ISLNK(st.st_mode)) {
                                 char target[16];
                                 ssize_t k = readlink(p, target, sizeof(target) - 1);
@@ -215,7 +227,7 @@ static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, bool fra
                                         r = dropin_failure(f, g, p, r < 0 ? r : 0,
                                                            "symlinked drop-in does not lead to a file inside the tree; not read");
                                 else
-                                        r = group_read_file(f, g, p, true, framed, true, FIX_REFUSE_LINK);
+                                        r = group_read_file(f, g, p, true, framed, AT_FDCWD, FIX_REFUSE_LINK);
                         } else
                                 r = dropin_failure(f, g, p, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL,
                                                    "drop-in is not a regular file");
@@ -226,7 +238,9 @@ static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, bool fra
         return r;
 }
 
-static int process_unit(Filter *f, const char *dir, const char *name, bool framed, const char *tree) {
+/* The unit dir/name (listed in l), with its drop-ins when l has name.d. */
+static int process_unit(Filter *f, const DirList *l, const char *dir, const char *name, bool framed,
+                        const char *tree) {
         _cleanup_(unit_group_freep) UnitGroup *g = NULL;
         _cleanup_free_ char *path = NULL, *dropins = NULL;
         int r;
@@ -235,11 +249,17 @@ static int process_unit(Filter *f, const char *dir, const char *name, bool frame
         if (r < 0)
                 return r;
         g->has_fragment = true;
-        if (asprintf(&path, "%s/%s", dir, name) < 0 || asprintf(&dropins, "%s/%s.d", dir, name) < 0)
+        path = strjoin(dir, "/", name);
+        if (!path)
                 return -ENOMEM;
-        r = group_read_file(f, g, path, false, framed, true, NULL);
-        if (r >= 0)
-                r = group_read_dropins(f, g, dropins, framed, tree);
+        r = group_read_file(f, g, path, false, framed, dir_list_fd(l), NULL);
+        if (r >= 0) {
+                dropins = strjoin(path, ".d");
+                if (!dropins)
+                        return -ENOMEM;
+                if (dir_list_find(l, dropins + strlen(dir) + 1))
+                        r = group_read_dropins(f, g, dropins, framed, tree);
+        }
         if (r >= 0)
                 r = finish_group(f, g);
         return r;
@@ -318,49 +338,53 @@ static int note_dependency_dir(Filter *f, const char *dir) {
 }
 
 static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree) {
-        struct dirent **list = NULL;
-        int n, r = 0;
+        _cleanup_(dir_list_done) DirList l = {};
+        int r = 0;
 
         if (depth > DIR_DEPTH_MAX)
                 return input_error(f, dir, -ELOOP, "directory tree too deep");
 
-        n = scandir(dir, &list, NULL, name_compare);
-        if (n < 0)
-                return input_error(f, dir, -errno, "cannot read directory");
+        r = dir_list_open(&l, dir);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return input_error(f, dir, r, "cannot read directory");
 
         /* Units of this directory first, each with its drop-ins... */
-        for (int i = 0; r >= 0 && i < n; i++) {
+        for (size_t i = 0; r >= 0 && i < l.n; i++) {
+                const DirEntry *e = &l.entries[i];
                 _cleanup_free_ char *p = NULL;
-                const char *name = list[i]->d_name;
-                struct stat st;
+                unsigned char type;
 
-                if (name[0] == '.' || !is_unit_file_name(name))
+                if (e->name[0] == '.' || !is_unit_file_name(e->name))
                         continue;
-                if (asprintf(&p, "%s/%s", dir, name) < 0) {
-                        r = -ENOMEM;
-                        break;
+                type = dir_list_type(&l, e);
+                if (type == DT_UNKNOWN)
+                        continue;       /* gone meanwhile */
+                if (type == DT_REG) {
+                        r = process_unit(f, &l, dir, e->name, true, tree);
+                        continue;
                 }
-                if (lstat(p, &st) < 0)
-                        continue;
+                p = strjoin(dir, "/", e->name);
+                if (!p)
+                        return -ENOMEM;
                 /* Symlinks are aliases or masks, not content: say so. */
-                if (S_ISLNK(st.st_mode)) {
+                if (type == DT_LNK)
                         r = note_symlink(f, p);
-                        continue;
-                }
-                if (!S_ISREG(st.st_mode)) {
+                else {
                         f->n_not_units++;
                         r = filter_report(f, DIAG_WARNING, "input.not-a-file", p, NULL,
                                           "has a unit name but is not a regular file; skipped");
-                        continue;
                 }
-                r = process_unit(f, dir, name, true, tree);
         }
 
         /* ...then drop-in directories without a unit here, then subtrees. */
-        for (int i = 0; r >= 0 && i < n; i++) {
-                _cleanup_free_ char *p = NULL, *unit = NULL;
-                const char *name = list[i]->d_name;
-                struct stat st;
+        for (size_t i = 0; r >= 0 && i < l.n; i++) {
+                const DirEntry *e = &l.entries[i];
+                _cleanup_free_ char *p = NULL;
+                const char *name = e->name;
+                bool unit_name, dropin_dir;
+                unsigned char type;
 
                 if (is_hidden(name)) {
                         r = note_hidden(f, dir, name);
@@ -368,46 +392,37 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
                 }
                 if (name[0] == '.')
                         continue;
-                if (asprintf(&p, "%s/%s", dir, name) < 0) {
-                        r = -ENOMEM;
-                        break;
-                }
-                if (lstat(p, &st) < 0)
-                        continue;
+                unit_name = is_unit_file_name(name);
+                type = dir_list_type(&l, e);
+                if (type == DT_UNKNOWN || (type == DT_REG && unit_name))
+                        continue;       /* gone, or a unit read above */
                 /* A symlinked NAME.d is a drop-in directory too (followed
                  * only inside the tree). */
-                if (S_ISLNK(st.st_mode) && endswith(name, ".d") && is_dropin_dir_name(name))
-                        st.st_mode = S_IFDIR;
-                if (!S_ISDIR(st.st_mode)) {
+                dropin_dir = endswith(name, ".d") && is_dropin_dir_name(name);
+                if (type == DT_LNK && dropin_dir)
+                        type = DT_DIR;
+                p = strjoin(dir, "/", name);
+                if (!p)
+                        return -ENOMEM;
+                if (type != DT_DIR) {
                         /* Files that are not units: counted, listed with -v. */
-                        if (!is_unit_file_name(name) && !S_ISLNK(st.st_mode)) {
+                        if (!unit_name) {
                                 f->n_not_units++;
                                 if (f->verbose)
                                         r = filter_report(f, DIAG_NOTE, "input.not-a-unit", p, NULL,
-                                                          "not a unit file; not judged");
-                        } else if (!is_unit_file_name(name)) {
-                                f->n_not_units++;
-                                if (f->verbose)
-                                        r = filter_report(f, DIAG_NOTE, "input.symlink", p, NULL,
-                                                          "symlink that is not a unit; not followed");
+                                                          type == DT_LNK ? "symlink that is not a unit; not followed"
+                                                                         : "not a unit file; not judged");
                         }
                         continue;
                 }
-                if (endswith(name, ".d") && is_dropin_dir_name(name)) {
-                        struct stat ust;
+                if (dropin_dir) {
+                        _cleanup_free_ char *unit = strndup(name, strlen(name) - 2);
+                        const DirEntry *u;
 
-                        unit = strndup(name, strlen(name) - 2);
-                        if (!unit) {
-                                r = -ENOMEM;
-                                break;
-                        }
-                        free(p);
-                        if (asprintf(&p, "%s/%s", dir, unit) < 0) {
-                                p = NULL;
-                                r = -ENOMEM;
-                                break;
-                        }
-                        if (lstat(p, &ust) == 0 && S_ISREG(ust.st_mode) && is_unit_file_name(unit))
+                        if (!unit)
+                                return -ENOMEM;
+                        u = dir_list_find(&l, unit);
+                        if (u && dir_list_type(&l, u) == DT_REG && is_unit_file_name(unit))
                                 continue; /* read with its unit */
                         r = process_orphan_dropins(f, dir, name, true, tree);
                         continue;
@@ -419,10 +434,6 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
                 }
                 r = walk_dir(f, p, depth + 1, tree);
         }
-
-        for (int i = 0; i < n; i++)
-                free(list[i]);
-        free(list);
         return r;
 }
 
@@ -486,7 +497,7 @@ int filter_path(Filter *f, const char *given, bool framed) {
         if (r < 0)
                 return r;
         g->has_fragment = !dropin_of;
-        r = group_read_file(f, g, path, dropin_of != NULL, framed, false,
+        r = group_read_file(f, g, path, dropin_of != NULL, framed, NAMED_FILE,
                             lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ? FIX_REFUSE_LINK : NULL);
         if (r >= 0 && (g->n_files > 0 || g->unreadable))
                 r = finish_group(f, g);
@@ -545,10 +556,10 @@ static int process_given_unit(Filter *f, const char *path, const char **dropins,
                 return r;
         g->has_fragment = true;
         qsort(dropins, n, sizeof(char *), compare_basenames);
-        r = group_read_file(f, g, path, false, framed, false,
+        r = group_read_file(f, g, path, false, framed, NAMED_FILE,
                             lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ? FIX_REFUSE_LINK : NULL);
         for (size_t i = 0; r >= 0 && i < n; i++)
-                r = group_read_file(f, g, dropins[i], true, framed, false,
+                r = group_read_file(f, g, dropins[i], true, framed, NAMED_FILE,
                                     lstat(dropins[i], &st) == 0 && S_ISLNK(st.st_mode) ? FIX_REFUSE_LINK : NULL);
         if (r >= 0 && (g->n_files > 0 || g->unreadable))
                 r = finish_group(f, g);

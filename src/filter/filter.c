@@ -34,6 +34,8 @@ void filter_done(Filter *f) {
         strbuf_done(&f->units_json);
         diag_list_done(&f->findings);
         f->fix = filter_fix_free(f->fix);
+        free(f->cwd);
+        f->cwd = NULL;
 }
 
 static int flush_buf(Filter *f, StrBuf *b, int fd) {

@@ -48,6 +48,8 @@ typedef struct Filter {
 
         struct FilterFix *fix;         /* check --fix (filter-fix.h), or NULL */
 
+        char *cwd;                     /* the working directory, once asked for (framing) */
+
         unsigned n_units, n_rejected, n_changed, n_input_errors;
         unsigned n_masked;             /* --root: masked units, not judged */
         unsigned n_not_units;          /* files in a tree that are not units or drop-ins */

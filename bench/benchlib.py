@@ -1,0 +1,85 @@
+"""What every benchmark in bench/ shares: the machine line, one timed
+process, and pairs of commands run alternately with the median of their
+pairwise ratios (CPU beside wall).
+
+Each run is a fresh process timed with wait4(): its own user+system time,
+never the Python parent's. Ratios are taken pair by pair (both commands of
+a pair ran within milliseconds of each other on this shared machine) and
+the median of those ratios is reported, not the ratio of medians.
+"""
+import os
+import platform
+import statistics
+import subprocess
+import time
+
+
+def machine():
+    """One line: host, CPU model, CPU count, kernel, load averages."""
+    cpu = platform.processor()
+    try:
+        with open('/proc/cpuinfo') as f:
+            for line in f:
+                if line.startswith('model name'):
+                    cpu = line.split(':', 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    load = ' '.join(f'{x:.2f}' for x in os.getloadavg())
+    return f'{platform.node()}: {cpu}, {os.cpu_count()} CPUs, Linux {platform.release()}, load {load}'
+
+
+def run(argv, stdin_path=None, cwd='/'):
+    """(wall s, CPU s, exit code) of one process; output discarded."""
+    fin = open(stdin_path, 'rb') if stdin_path else subprocess.DEVNULL
+    try:
+        t0 = time.perf_counter()
+        p = subprocess.Popen(argv, stdin=fin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd)
+        _, status, ru = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t0
+    finally:
+        if stdin_path:
+            fin.close()
+    return wall, ru.ru_utime + ru.ru_stime, os.waitstatus_to_exitcode(status)
+
+
+def peak_rss_mib(argv, stdin_path=None):
+    """Peak RSS through GNU time (a child forked from Python would report
+    the interpreter's peak in ru_maxrss)."""
+    fin = open(stdin_path, 'rb') if stdin_path else subprocess.DEVNULL
+    try:
+        p = subprocess.run(['/usr/bin/time', '-f', '%M'] + argv, stdin=fin, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True, cwd='/')
+    finally:
+        if stdin_path:
+            fin.close()
+    return int(p.stderr.strip().splitlines()[-1]) / 1024.0
+
+
+class Pairs:
+    """Runs of two commands, alternating which goes first pair by pair."""
+
+    def __init__(self, a, b, runs, stdin_path=None):
+        self.a, self.b = [], []
+        for i in range(runs):
+            if i % 2 == 0:
+                ra = run(a, stdin_path)
+                rb = run(b, stdin_path)
+            else:
+                rb = run(b, stdin_path)
+                ra = run(a, stdin_path)
+            self.a.append(ra)
+            self.b.append(rb)
+
+    def median(self, side, what):
+        """Median wall (what=0) or CPU (what=1) seconds of side 'a' or 'b'."""
+        return statistics.median(r[what] for r in getattr(self, side))
+
+    def ratio(self, what):
+        """Median of the pairwise ratios b/a (CPU floored at 1 ms: the
+        kernel accounts CPU time in ticks)."""
+        floor = 1e-3 if what == 1 else 1e-9
+        return statistics.median(rb[what] / max(ra[what], floor) for ra, rb in zip(self.a, self.b))
+
+    def codes(self, side):
+        return sorted({r[2] for r in getattr(self, side)})

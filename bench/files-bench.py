@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Units read from files, like for like with `systemd-analyze verify`.
+
+The corpus (../shared/corpus) is laid out as one DESTDIR root
+(tests/tools/corpus-root.py); its unit files (not drop-ins, not symlinks)
+are the N units of every comparison. Every comparison runs two commands
+pair by pair, alternating which goes first, each a fresh process timed
+with wait4 (CPU = user + system); medians, and medians of the pairwise
+ratios or differences.
+
+1. The same N units, one process each side:
+     unitguard check FILE...           (built-in default policy)
+     systemd-analyze verify --man=no FILE...
+   (--man=no: verify would otherwise run man(1) for every Documentation=
+   entry, which unitguard does not check.)
+2. Marginal cost of one more unit read from files, from pairwise
+   differences: `check TREE` (the N files copied K times into K
+   directories) minus `check FILE` (one of them), over K*N-1 units; the
+   same for --root: `check --root CORPUS-ROOT` minus `check --root` of a
+   root holding one of the units, over the root's other units; and verify's:
+   all N files minus one file, over N-1.
+
+Usage: files-bench.py [UNITGUARD] [--runs N] [--copies K]
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import benchlib  # noqa: E402
+
+CORPUS = os.path.join(TOP, '..', 'shared', 'corpus')
+SUFFIXES = ('.service', '.socket', '.target', '.timer', '.path', '.mount', '.automount', '.swap',
+            '.slice', '.scope', '.device')
+
+
+def unit_files(root):
+    """Regular unit files of the root's unit directories, sorted."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        if os.path.basename(dirpath).endswith(('.d', '.wants', '.requires', '.upholds')):
+            continue
+        if '/systemd/system' not in dirpath:
+            continue
+        for name in sorted(filenames):
+            path = os.path.join(dirpath, name)
+            if name.endswith(SUFFIXES) and not os.path.islink(path):
+                out.append(path)
+    return out
+
+
+def root_units(ug, root):
+    p = subprocess.run([ug, 'units', '--root', root], capture_output=True, text=True)
+    return len(p.stdout.splitlines())
+
+
+def ms(s):
+    return s * 1e3
+
+
+def report(label, pairs, a_name, b_name):
+    for side, name in (('a', a_name), ('b', b_name)):
+        print(f'  {name:58s} CPU {ms(pairs.median(side, 1)):8.1f} ms  wall {ms(pairs.median(side, 0)):8.1f} ms'
+              f'  exit {",".join(map(str, pairs.codes(side)))}')
+
+
+def marginal_us(pairs, units, what):
+    """Median over the pairs of (b - a) / units, in microseconds."""
+    return statistics.median((rb[what] - ra[what]) / units for ra, rb in zip(pairs.a, pairs.b)) * 1e6
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('unitguard', nargs='?', default=os.path.join(TOP, 'build', 'src', 'cli', 'unitguard'))
+    ap.add_argument('--runs', type=int, default=21, help='pairs per comparison')
+    ap.add_argument('--copies', type=int, default=10, help='copies of the units in the tree')
+    args = ap.parse_args()
+    ug = os.path.abspath(args.unitguard)
+    verify = shutil.which('systemd-analyze')
+    if not verify:
+        sys.exit('systemd-analyze is needed (Debian package systemd)')
+
+    with tempfile.TemporaryDirectory(prefix='ug-files-bench-') as tmp:
+        root = os.path.join(tmp, 'root')
+        subprocess.run([sys.executable, os.path.join(TOP, 'tests', 'tools', 'corpus-root.py'), CORPUS, root],
+                       check=True, stdout=subprocess.DEVNULL)
+        files = unit_files(root)
+        n = len(files)
+        tree = os.path.join(tmp, 'tree')
+        for k in range(args.copies):
+            d = os.path.join(tree, 'copy%02d' % k)
+            os.makedirs(d)
+            for i, f in enumerate(files):
+                shutil.copyfile(f, os.path.join(d, '%04d-%s' % (i, os.path.basename(f))))
+        small = os.path.join(tmp, 'one-unit-root')
+        os.makedirs(os.path.join(small, 'etc/systemd/system'))
+        os.makedirs(os.path.join(small, 'usr/lib/systemd/system'))
+        shutil.copyfile(files[0], os.path.join(small, 'usr/lib/systemd/system', os.path.basename(files[0])))
+        in_root = root_units(ug, root)
+        one = files[0]
+
+        print(f'machine: {benchlib.machine()}')
+        print(subprocess.run([verify, '--version'], capture_output=True, text=True).stdout.splitlines()[0])
+        print(f'units:   {n} unit files from {os.path.normpath(CORPUS)} laid out as one root '
+              f'({in_root} units in that root with aliases, instances and drop-ins); '
+              f'tree: {args.copies} copies = {n * args.copies} files')
+        print(f'each comparison: {args.runs} pairs alternating; CPU = user+sys; medians')
+        print()
+
+        ug_all = [ug, 'check'] + files
+        sd_all = [verify, 'verify', '--man=no'] + files
+        p = benchlib.Pairs(ug_all, sd_all, args.runs)
+        print(f'1. the same {n} units, one process each side')
+        report('', p, f'unitguard check FILE... ({n})', f'systemd-analyze verify --man=no FILE... ({n})')
+        print(f'  systemd-analyze / unitguard: CPU {p.ratio(1):.1f}x, wall {p.ratio(0):.1f}x '
+              f'(median of pairwise ratios)')
+        print()
+
+        print('2. marginal cost of one more unit (median of pairwise differences)')
+        pt = benchlib.Pairs([ug, 'check', one], [ug, 'check', tree], args.runs)
+        report('', pt, 'unitguard check FILE (1 unit)', f'unitguard check TREE ({n * args.copies} units)')
+        print(f'  -> unitguard, files from a directory tree: {marginal_us(pt, n * args.copies - 1, 1):.2f} us CPU, '
+              f'{marginal_us(pt, n * args.copies - 1, 0):.2f} us wall per unit')
+        pr = benchlib.Pairs([ug, 'check', '--root', small], [ug, 'check', '--root', root], args.runs)
+        report('', pr, 'unitguard check --root ONE-UNIT-ROOT', f'unitguard check --root CORPUS-ROOT ({in_root} units)')
+        print(f'  -> unitguard, --root: {marginal_us(pr, in_root - 1, 1):.2f} us CPU, '
+              f'{marginal_us(pr, in_root - 1, 0):.2f} us wall per unit')
+        pv = benchlib.Pairs([verify, 'verify', '--man=no', one], sd_all, max(5, args.runs // 3))
+        report('', pv, 'systemd-analyze verify --man=no FILE (1 unit)', f'systemd-analyze verify --man=no FILE... ({n})')
+        print(f'  -> systemd-analyze verify: {marginal_us(pv, n - 1, 1):.1f} us CPU, '
+              f'{marginal_us(pv, n - 1, 0):.1f} us wall per unit')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

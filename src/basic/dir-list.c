@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "dir-list.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "alloc-util.h"
+#include "strbuf.h"
+
+static int entry_compare(const void *a, const void *b) {
+        return strcmp(((const DirEntry *) a)->name, ((const DirEntry *) b)->name);
+}
+
+void dir_list_done(DirList *l) {
+        if (l->dir)
+                closedir(l->dir);
+        free(l->entries);
+        free(l->names);
+        *l = (DirList) {};
+}
+
+int dir_list_open(DirList *l, const char *path) {
+        _cleanup_(strbuf_done) StrBuf names = {};
+        unsigned char *types = NULL;
+        size_t n = 0, allocated = 0;
+        struct dirent *de;
+        int fd, r = 0;
+
+        *l = (DirList) {};
+        fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return -errno;
+        l->dir = fdopendir(fd);
+        if (!l->dir) {
+                r = -errno;
+                close(fd);
+                return r;
+        }
+
+        /* Names first into one buffer (it moves as it grows), types beside
+         * them; the pointers are made once the buffer stays put. */
+        for (;;) {
+                errno = 0;
+                de = readdir(l->dir);
+                if (!de) {
+                        r = errno ? -errno : 0;
+                        break;
+                }
+                if (streq(de->d_name, ".") || streq(de->d_name, ".."))
+                        continue;
+                r = GREEDY_REALLOC(types, allocated, n + 1);
+                if (r < 0)
+                        break;
+                r = strbuf_append(&names, de->d_name, strlen(de->d_name) + 1);
+                if (r < 0)
+                        break;
+                types[n++] = de->d_type;
+        }
+        if (r >= 0 && n > 0 && !(l->entries = malloc_multiply(n, sizeof(DirEntry))))
+                r = -ENOMEM;
+        if (r < 0) {
+                free(types);
+                dir_list_done(l);
+                return r;
+        }
+
+        l->names = names.data;
+        names = (StrBuf) {};
+        for (size_t i = 0, off = 0; i < n; i++) {
+                l->entries[i] = (DirEntry) { .name = l->names + off, .type = types[i] };
+                off += strlen(l->names + off) + 1;
+        }
+        free(types);
+        l->n = n;
+        if (n > 1)
+                qsort(l->entries, n, sizeof(DirEntry), entry_compare);
+        return 0;
+}
+
+const DirEntry *dir_list_find(const DirList *l, const char *name) {
+        DirEntry key = { .name = name };
+
+        if (l->n == 0)
+                return NULL;
+        return bsearch(&key, l->entries, l->n, sizeof(DirEntry), entry_compare);
+}
+
+unsigned char dir_list_type(const DirList *l, const DirEntry *e) {
+        struct stat st;
+
+        if (e->type != DT_UNKNOWN)
+                return e->type;
+        if (fstatat(dir_list_fd(l), e->name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                return DT_UNKNOWN;
+        return IFTODT(st.st_mode);
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* A directory's entries read once, sorted by name, with their types, so
+ * that a walk needs no stat per entry and answers "is NAME here?" without
+ * a system call. */
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct DirEntry {
+        const char *name;
+        unsigned char type;            /* DT_REG, DT_DIR, DT_LNK... or DT_UNKNOWN */
+} DirEntry;
+
+typedef struct DirList {
+        DIR *dir;                      /* open: dir_list_fd() for *at() calls */
+        DirEntry *entries;             /* sorted by strcmp() of the names */
+        size_t n;
+        char *names;                   /* all names, NUL-separated */
+} DirList;
+
+/* Opens path as a directory and reads its entries ("." and ".." left
+ * out). Returns 0 or a negative errno; on error *l is empty. */
+int dir_list_open(DirList *l, const char *path);
+void dir_list_done(DirList *l);
+
+static inline int dir_list_fd(const DirList *l) {
+        return dirfd(l->dir);
+}
+
+/* The entry called name, or NULL. */
+const DirEntry *dir_list_find(const DirList *l, const char *name);
+
+/* The entry's type without following a symlink: from the directory when
+ * the file system reports it, else from fstatat(). DT_UNKNOWN when the
+ * entry is gone. */
+unsigned char dir_list_type(const DirList *l, const DirEntry *e);
