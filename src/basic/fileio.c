@@ -19,10 +19,14 @@ int read_full_fd(int fd, size_t max_size, char **ret, size_t *ret_size) {
         return read_full_fd_sized(fd, 0, max_size, ret, ret_size);
 }
 
-int read_full_fd_sized(int fd, off_t size_hint, size_t max_size, char **ret, size_t *ret_size) {
-        _cleanup_(strbuf_done) StrBuf b = {};
+/* Reads fd to its end into b, which may hold the file's first bytes
+ * already; the result is handed over NUL-terminated. */
+static int read_rest(int fd, StrBuf *buf, off_t size_hint, size_t max_size, char **ret, size_t *ret_size) {
+        _cleanup_(strbuf_done) StrBuf b = *buf;
         struct stat st = { .st_size = size_hint };
         int r;
+
+        *buf = (StrBuf) {};
 
         if (st.st_size > 0) {
                 if ((unsigned long long) st.st_size > max_size)
@@ -69,6 +73,45 @@ int read_full_fd_sized(int fd, off_t size_hint, size_t max_size, char **ret, siz
 
         *ret_size = b.len;
         *ret = strbuf_steal(&b);
+        return 0;
+}
+
+int read_full_fd_sized(int fd, off_t size_hint, size_t max_size, char **ret, size_t *ret_size) {
+        StrBuf b = {};
+
+        return read_rest(fd, &b, size_hint, max_size, ret, ret_size);
+}
+
+int read_full_fd_regular(int fd, size_t max_size, char **ret, size_t *ret_size) {
+        char first[16384], *p;
+        StrBuf b = {};
+        ssize_t n;
+        int r;
+
+        do
+                n = read(fd, first, sizeof(first));
+        while (n < 0 && errno == EINTR);
+        if (n < 0)
+                return -errno;
+        if ((size_t) n > max_size)
+                return -EFBIG;
+        if ((size_t) n == sizeof(first)) {
+                /* A larger file: the rest the usual way. */
+                r = strbuf_append(&b, first, (size_t) n);
+                if (r < 0) {
+                        strbuf_done(&b);
+                        return r;
+                }
+                return read_rest(fd, &b, 0, max_size, ret, ret_size);
+        }
+        /* A regular file reads short only at its end. */
+        p = malloc((size_t) n + 1);
+        if (!p)
+                return -ENOMEM;
+        memcpy(p, first, (size_t) n);
+        p[n] = '\0';
+        *ret = p;
+        *ret_size = (size_t) n;
         return 0;
 }
 

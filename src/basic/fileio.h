@@ -13,6 +13,10 @@ int read_full_fd(int fd, size_t max_size, char **ret, size_t *ret_size);
 /* Like read_full_fd, for a caller that has the file's size from fstat
  * already (0: unknown). */
 int read_full_fd_sized(int fd, off_t size_hint, size_t max_size, char **ret, size_t *ret_size);
+/* For an fd the caller knows to be a regular file (its directory listing
+ * said so), without fstat: a file under 16 KiB takes one read, since a
+ * regular file reads short only at its end. */
+int read_full_fd_regular(int fd, size_t max_size, char **ret, size_t *ret_size);
 int read_full_file(const char *path, size_t max_size, char **ret, size_t *ret_size);
 /* strerror() for the errors above, with -EBADFD as "not a regular file". */
 const char *read_error_to_string(int error);

@@ -65,17 +65,22 @@ static int make_framing(Filter *f, const char *path, char **ret) {
         return *ret ? 0 : -ENOMEM;
 }
 
-/* A file found in a tree, opened relative to dfd (AT_FDCWD: name is a
- * path): only a regular file is read, non-blocking, so that a FIFO (a
- * drop-in symlinked to one) is refused instead of waited on. */
+/* A file found in a tree: only a regular file is read, opened
+ * non-blocking, so that a FIFO (a drop-in symlinked to one) is refused
+ * instead of waited on. dfd: the directory whose listing said name is a
+ * regular file (no fstat needed), or AT_FDCWD for a path whose type is not
+ * known yet. */
 static int read_tree_file(int dfd, const char *name, char **ret, size_t *ret_size) {
         struct stat st;
         int fd, r;
 
-        fd = openat(dfd, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+        fd = openat(dfd, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY |
+                    (dfd == AT_FDCWD ? 0 : O_NOFOLLOW));
         if (fd < 0)
-                return -errno;
-        if (fstat(fd, &st) < 0)
+                return errno == ELOOP ? -EINVAL : -errno;
+        if (dfd != AT_FDCWD)
+                r = read_full_fd_regular(fd, UNIT_FILE_MAX, ret, ret_size);
+        else if (fstat(fd, &st) < 0)
                 r = -errno;
         else if (S_ISDIR(st.st_mode))
                 r = -EISDIR;

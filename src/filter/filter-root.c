@@ -68,14 +68,16 @@ static int count_shared(RootRun *rr, const LookupSet *set) {
 }
 
 /* Reads a file of a unit: a shared drop-in from the cache. */
-static int read_source(RootRun *rr, const char *source, char **ret, size_t *ret_size) {
-        SharedFile *sf = strmap_get(&rr->shared, source);
+static int read_source(RootRun *rr, const LookupFile *lf, char **ret, size_t *ret_size) {
+        int (*reader)(const Root *, const char *, size_t, char **, size_t *) =
+                lf->regular ? root_read_regular_file : root_read_file;
+        SharedFile *sf = strmap_get(&rr->shared, lf->source);
         char *copy;
 
         if (!sf || sf->uses < 2)
-                return root_read_file(rr->root, source, UNIT_FILE_MAX, ret, ret_size);
+                return reader(rr->root, lf->source, UNIT_FILE_MAX, ret, ret_size);
         if (!sf->loaded) {
-                sf->error = root_read_file(rr->root, source, UNIT_FILE_MAX, &sf->data, &sf->size);
+                sf->error = reader(rr->root, lf->source, UNIT_FILE_MAX, &sf->data, &sf->size);
                 if (sf->error == -ENOMEM)
                         return sf->error;
                 sf->loaded = true;
@@ -118,7 +120,7 @@ static int read_lookup_file(Filter *f, RootRun *rr, UnitGroup *g, const LookupFi
                 g->unreadable = true;
                 return input_error(f, lf->path, lf->error, "cannot resolve inside the root");
         }
-        r = read_source(rr, lf->source, ret_data, ret_size);
+        r = read_source(rr, lf, ret_data, ret_size);
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {

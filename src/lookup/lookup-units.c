@@ -129,6 +129,7 @@ static int set_fragment(Builder *b, LookupUnit *u, const Entry *e) {
                         return u->masked_by ? 0 : -ENOMEM;
                 }
                 u->maybe_empty = e->size_unknown;
+                u->fragment.regular = true;
                 u->fragment.path = strdup(e->path);
                 u->fragment.source = strdup(e->source);
                 return u->fragment.path && u->fragment.source ? 0 : -ENOMEM;
@@ -439,6 +440,7 @@ static int dropin_file(Builder *b, const DropinDir *d, const RootDirEntry *de, L
         }
         /* The directory is resolved: a regular file is read where it is. */
         if (S_ISREG(st.st_mode)) {
+                f->regular = true;
                 f->source = strdup(f->path);
                 return f->source ? 0 : -ENOMEM;
         }

@@ -24,6 +24,7 @@ typedef struct LookupFile {
         char *path;            /* as systemd shows it, inside the root */
         char *source;          /* resolved path to read; NULL when masked */
         int error;             /* negative errno when it cannot be resolved */
+        bool regular;          /* source is a regular file, as its directory listed it */
 } LookupFile;
 
 typedef enum LookupUnitState {

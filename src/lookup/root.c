@@ -216,6 +216,18 @@ int root_is_dir(const Root *root, const char *path) {
         return S_ISDIR(st.st_mode);
 }
 
+int root_read_regular_file(const Root *root, const char *resolved, size_t max_size, char **ret,
+                           size_t *ret_size) {
+        int fd, r;
+
+        fd = root_open_resolved(root, resolved, O_RDONLY | O_NONBLOCK);
+        if (fd < 0)
+                return fd == -ELOOP ? -EINVAL : fd;
+        r = read_full_fd_regular(fd, max_size, ret, ret_size);
+        close(fd);
+        return r;
+}
+
 void root_dir_entries_free(RootDirEntry *e, size_t n) {
         for (size_t i = 0; i < n; i++)
                 free(e[i].name);

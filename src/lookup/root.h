@@ -43,6 +43,9 @@ char *root_path_join(const char *dir, const char *name);
  * directory is -EISDIR, any other file type -EINVAL (never opened for
  * reading in a way that could block: FIFOs are opened non-blocking). */
 int root_read_file(const Root *r, const char *resolved, size_t max_size, char **ret, size_t *ret_size);
+/* The same for a file its directory listed as regular: no fstat. Should it
+ * have become a symlink meanwhile, it is not followed (-EINVAL). */
+int root_read_regular_file(const Root *r, const char *resolved, size_t max_size, char **ret, size_t *ret_size);
 
 /* One entry of a directory listing: the name and the file type the
  * directory itself records (DT_REG, DT_LNK, DT_DIR, ...; DT_UNKNOWN on
