@@ -15,6 +15,55 @@ static int entry_compare(const void *a, const void *b) {
         return strcmp(((const DirEntry *) a)->name, ((const DirEntry *) b)->name);
 }
 
+/* Runs of this many entries are sorted by insertion first. */
+#define INSERTION_RUN 8
+
+int dir_entries_sort(DirEntry *e, size_t n) {
+        DirEntry *tmp, *from, *to;
+
+        for (size_t lo = 0; lo < n; lo += INSERTION_RUN) {
+                size_t hi = lo + INSERTION_RUN < n ? lo + INSERTION_RUN : n;
+
+                for (size_t i = lo + 1; i < hi; i++) {
+                        DirEntry x = e[i];
+                        size_t j = i;
+
+                        for (; j > lo && strcmp(e[j - 1].name, x.name) > 0; j--)
+                                e[j] = e[j - 1];
+                        e[j] = x;
+                }
+        }
+        if (n <= INSERTION_RUN)
+                return 0;
+
+        tmp = malloc_multiply(n, sizeof(DirEntry));
+        if (!tmp)
+                return -ENOMEM;
+        from = e;
+        to = tmp;
+        for (size_t width = INSERTION_RUN; width < n; width *= 2) {
+                for (size_t lo = 0; lo < n; lo += 2 * width) {
+                        size_t mid = lo + width < n ? lo + width : n;
+                        size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+                        size_t i = lo, j = mid, k = lo;
+
+                        while (i < mid && j < hi)
+                                to[k++] = strcmp(from[j].name, from[i].name) < 0 ? from[j++] : from[i++];
+                        while (i < mid)
+                                to[k++] = from[i++];
+                        while (j < hi)
+                                to[k++] = from[j++];
+                }
+                DirEntry *swap = from;
+                from = to;
+                to = swap;
+        }
+        if (from != e)
+                memcpy(e, from, n * sizeof(DirEntry));
+        free(tmp);
+        return 0;
+}
+
 void dir_list_done(DirList *l) {
         if (l->dir)
                 closedir(l->dir);
@@ -76,13 +125,14 @@ int dir_list_open(DirList *l, const char *path) {
         }
         free(types);
         l->n = n;
-        if (n > 1)
-                qsort(l->entries, n, sizeof(DirEntry), entry_compare);
-        return 0;
+        r = dir_entries_sort(l->entries, n);
+        if (r < 0)
+                dir_list_done(l);
+        return r;
 }
 
 const DirEntry *dir_list_find(const DirList *l, const char *name) {
-        DirEntry key = { .name = name };
+        DirEntry key = { .name = (char *) name };
 
         if (l->n == 0)
                 return NULL;

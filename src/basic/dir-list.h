@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 typedef struct DirEntry {
-        const char *name;
+        char *name;
         unsigned char type;            /* DT_REG, DT_DIR, DT_LNK... or DT_UNKNOWN */
 } DirEntry;
 
@@ -29,6 +29,11 @@ void dir_list_done(DirList *l);
 static inline int dir_list_fd(const DirList *l) {
         return dirfd(l->dir);
 }
+
+/* Sorts entries by strcmp() of their names: a merge sort that calls
+ * strcmp() directly (qsort()'s comparator calls cost a tenth of listing a
+ * large unit directory). Returns 0 or -ENOMEM. */
+int dir_entries_sort(DirEntry *e, size_t n);
 
 /* The entry called name, or NULL. */
 const DirEntry *dir_list_find(const DirList *l, const char *name);

@@ -271,15 +271,15 @@ static int add_template_aliases(Builder *b, LookupUnit *u, const TemplateName *t
 
 /* ---- drop-ins (unit_file_find_dropin_paths) ---------------------------- */
 
-typedef struct DirList {
+typedef struct DropinDirList {
         DropinDir **items;
         size_t n, allocated;
-} DirList;
+} DropinDirList;
 
 /* Adds the drop-in directory of search directory dir from a name's chain
  * (sorted by search directory); *cursor, the chain's head at first, moves
  * along it as dir grows, so that the chain is looked up once per name. */
-static int dirlist_add(DirList *l, DropinDir **cursor, size_t dir) {
+static int dirlist_add(DropinDirList *l, DropinDir **cursor, size_t dir) {
         DropinDir *d = *cursor;
 
         while (d && d->dir < dir)
@@ -503,7 +503,7 @@ static int list_dropin_dir(Builder *b, DropinDir *d) {
 
 static int collect_dropins(Builder *b, LookupUnit *u) {
         _cleanup_free_ Found *found = NULL;
-        DirList l = {};
+        DropinDirList l = {};
         size_t n_found = 0, allocated = 0, kept = 0;
         UnitType type = unit_name_to_type(u->id);
         int r = 0;

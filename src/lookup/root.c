@@ -234,10 +234,6 @@ void root_dir_entries_free(RootDirEntry *e, size_t n) {
         free(e);
 }
 
-static int dir_entry_compare(const void *a, const void *b) {
-        return strcmp(((const RootDirEntry *) a)->name, ((const RootDirEntry *) b)->name);
-}
-
 /* getdents64 straight into a buffer: opendir() would add an fstat and two
  * fcntl calls per directory, and a root has thousands of NAME.d/. */
 int root_list_dir(const Root *root, const char *resolved, RootDirEntry **ret, size_t *ret_n) {
@@ -279,8 +275,11 @@ int root_list_dir(const Root *root, const char *resolved, RootDirEntry **ret, si
                 root_dir_entries_free(entries, n);
                 return r;
         }
-        if (n > 1)
-                qsort(entries, n, sizeof(*entries), dir_entry_compare);
+        r = dir_entries_sort(entries, n);
+        if (r < 0) {
+                root_dir_entries_free(entries, n);
+                return r;
+        }
         *ret = entries;
         *ret_n = n;
         return 0;

@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "basic/dir-list.h"
+
 /* A directory tree seen as "/" (a DESTDIR, an image, or the host itself).
  * Every path below is written as seen from inside the root ("/usr/lib/...")
  * and resolved against the root's directory descriptor: a symlink, absolute
@@ -50,10 +52,7 @@ int root_read_regular_file(const Root *r, const char *resolved, size_t max_size,
 /* One entry of a directory listing: the name and the file type the
  * directory itself records (DT_REG, DT_LNK, DT_DIR, ...; DT_UNKNOWN on
  * file systems that do not record it: stat the entry then). */
-typedef struct RootDirEntry {
-        char *name;
-        unsigned char type;
-} RootDirEntry;
+typedef DirEntry RootDirEntry;
 
 /* Lists a resolved directory without "." and "..", sorted by name (strcmp). */
 int root_list_dir(const Root *r, const char *resolved, RootDirEntry **ret, size_t *ret_n);

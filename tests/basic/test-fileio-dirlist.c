@@ -118,7 +118,7 @@ TEST(dir_list) {
         CHECK(e && dir_list_type(&l, e) == DT_REG);
         /* The type of an entry the file system did not report comes from fstatat. */
         CHECK(e && dir_list_type(&l, &(DirEntry) { e->name, DT_UNKNOWN }) == DT_REG);
-        CHECK(dir_list_type(&l, &(DirEntry) { "gone", DT_UNKNOWN }) == DT_UNKNOWN);
+        CHECK(dir_list_type(&l, &(DirEntry) { (char *) "gone", DT_UNKNOWN }) == DT_UNKNOWN);
         CHECK(!dir_list_find(&l, "c.service"));
         CHECK(!dir_list_find(&l, "a.service.dd"));
         CHECK(dir_list_fd(&l) >= 0);
@@ -139,6 +139,35 @@ TEST(dir_list) {
         dir_list_done(&l);
 }
 
+static int name_compare(const void *a, const void *b) {
+        return strcmp(((const DirEntry *) a)->name, ((const DirEntry *) b)->name);
+}
+
+/* The merge sort agrees with qsort() at every length around its insertion
+ * runs and merge widths, with duplicates and shared prefixes. */
+TEST(sort) {
+        static char names[1100][16];
+        static DirEntry a[1100], b[1100];
+        unsigned seed = 12345;
+
+        for (size_t i = 0; i < 1100; i++) {
+                seed = seed * 1103515245u + 12345u;
+                snprintf(names[i], sizeof(names[i]), "%s%u.service", (seed >> 16) % 3 ? "app-" : "a",
+                         (seed >> 8) % 400);
+        }
+        for (size_t n = 0; n <= 1100; n += n < 40 ? 1 : 97) {
+                for (size_t i = 0; i < n; i++)
+                        a[i] = b[i] = (DirEntry) { names[i], (unsigned char) (i % 7) };
+                CHECK_INT_EQ(dir_entries_sort(a, n), 0);
+                if (n > 0)
+                        qsort(b, n, sizeof(DirEntry), name_compare);
+                for (size_t i = 0; i < n; i++)
+                        CHECK_STR_EQ(a[i].name, b[i].name);
+                for (size_t i = 1; i < n; i++)
+                        CHECK(strcmp(a[i - 1].name, a[i].name) <= 0);
+        }
+}
+
 static void cleanup(void) {
         char cmd[128];
 
@@ -150,7 +179,7 @@ static void cleanup(void) {
 int tests_main(int argc, char **argv);
 
 #define main tests_main
-TESTS_MAIN(T(regular_sizes), T(regular_limit), T(dir_list))
+TESTS_MAIN(T(regular_sizes), T(regular_limit), T(dir_list), T(sort))
 #undef main
 
 int main(int argc, char **argv) {
