@@ -19,6 +19,12 @@ int read_full_fd(int fd, size_t max_size, char **ret, size_t *ret_size) {
         return read_full_fd_sized(fd, 0, max_size, ret, ret_size);
 }
 
+static int stat_verify_regular(const struct stat *st) {
+        if (S_ISDIR(st->st_mode))
+                return -EISDIR;
+        return S_ISREG(st->st_mode) ? 0 : -EBADFD;
+}
+
 /* Reads fd to its end into b, which may hold the file's first bytes
  * already; the result is handed over NUL-terminated. */
 static int read_rest(int fd, StrBuf *buf, off_t size_hint, size_t max_size, char **ret, size_t *ret_size) {
@@ -95,6 +101,18 @@ int read_full_fd_regular(int fd, size_t max_size, char **ret, size_t *ret_size) 
                 return -errno;
         if ((size_t) n > max_size)
                 return -EFBIG;
+        if (n == 0) {
+                /* Empty, or not a regular file after all (a FIFO put in
+                 * its place reads as empty): fstat tells, for this rare
+                 * case only. */
+                struct stat st;
+
+                if (fstat(fd, &st) < 0)
+                        return -errno;
+                r = stat_verify_regular(&st);
+                if (r < 0)
+                        return r == -EBADFD ? -EINVAL : r;
+        }
         if ((size_t) n == sizeof(first)) {
                 /* A larger file: the rest the usual way. */
                 r = strbuf_append(&b, first, (size_t) n);
@@ -113,12 +131,6 @@ int read_full_fd_regular(int fd, size_t max_size, char **ret, size_t *ret_size) 
         *ret = p;
         *ret_size = (size_t) n;
         return 0;
-}
-
-static int stat_verify_regular(const struct stat *st) {
-        if (S_ISDIR(st->st_mode))
-                return -EISDIR;
-        return S_ISREG(st->st_mode) ? 0 : -EBADFD;
 }
 
 int read_full_file(const char *path, size_t max_size, char **ret, size_t *ret_size) {

@@ -15,7 +15,9 @@ int read_full_fd(int fd, size_t max_size, char **ret, size_t *ret_size);
 int read_full_fd_sized(int fd, off_t size_hint, size_t max_size, char **ret, size_t *ret_size);
 /* For an fd the caller knows to be a regular file (its directory listing
  * said so), without fstat: a file under 16 KiB takes one read, since a
- * regular file reads short only at its end. */
+ * regular file reads short only at its end. Only an empty read is checked
+ * with fstat: -EINVAL when it was not a regular file (a FIFO put in its
+ * place), -EISDIR for a directory. */
 int read_full_fd_regular(int fd, size_t max_size, char **ret, size_t *ret_size);
 int read_full_file(const char *path, size_t max_size, char **ret, size_t *ret_size);
 /* strerror() for the errors above, with -EBADFD as "not a regular file". */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "basic/file-batch.h"
 #include "basic/fileio.h"
 #include "check-report.h"
 #include "cli-options.h"
@@ -284,6 +285,7 @@ static int pipeline(int argc, char **argv, bool check) {
 
         /* check reports its findings on stdout and writes no units. */
         filter_init(&f, STDOUT_FILENO, check ? STDOUT_FILENO : STDERR_FILENO);
+        f.plain_reads = file_batch_plain_from_env();
         optind = 0;
         opterr = 0;
         while ((c = getopt_long(argc, argv, check ? "r:f:p:t:vh" : "r:n:f:p:t:vh", options, NULL)) >= 0)

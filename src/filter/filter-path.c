@@ -11,6 +11,7 @@
 
 #include "basic/alloc-util.h"
 #include "basic/dir-list.h"
+#include "basic/file-batch.h"
 #include "basic/fileio.h"
 #include "filter-internal.h"
 #include "unit/cat-stream.h"
@@ -18,6 +19,9 @@
 /* check --fix rewrites no file in the place of a symlink, and without
  * --root there is no boundary inside which to follow one. */
 #define FIX_REFUSE_LINK "is a symbolic link; without --root, --fix neither replaces nor follows links"
+
+/* Unit files of a directory read at a time (file-batch.h). */
+#define UNIT_READ_BATCH 64
 
 /* Directory recursion stops here; deeper trees are reported. */
 #define DIR_DEPTH_MAX 32
@@ -65,22 +69,17 @@ static int make_framing(Filter *f, const char *path, char **ret) {
         return *ret ? 0 : -ENOMEM;
 }
 
-/* A file found in a tree: only a regular file is read, opened
- * non-blocking, so that a FIFO (a drop-in symlinked to one) is refused
- * instead of waited on. dfd: the directory whose listing said name is a
- * regular file (no fstat needed), or AT_FDCWD for a path whose type is not
- * known yet. */
-static int read_tree_file(int dfd, const char *name, char **ret, size_t *ret_size) {
+/* A file found in a tree whose type is not known yet (a drop-in, or a
+ * symlink to one): only a regular file is read, opened non-blocking, so
+ * that a FIFO is refused instead of waited on. */
+static int read_tree_file(const char *path, char **ret, size_t *ret_size) {
         struct stat st;
         int fd, r;
 
-        fd = openat(dfd, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY |
-                    (dfd == AT_FDCWD ? 0 : O_NOFOLLOW));
+        fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
         if (fd < 0)
-                return errno == ELOOP ? -EINVAL : -errno;
-        if (dfd != AT_FDCWD)
-                r = read_full_fd_regular(fd, UNIT_FILE_MAX, ret, ret_size);
-        else if (fstat(fd, &st) < 0)
+                return -errno;
+        if (fstat(fd, &st) < 0)
                 r = -errno;
         else if (S_ISDIR(st.st_mode))
                 r = -EISDIR;
@@ -106,41 +105,25 @@ static int set_fix_target(UnitGroup *g, size_t n_before, const char *path, const
         return 0;
 }
 
-/* The command line names the file: any file that can be read. */
-#define NAMED_FILE (-1)
-
-/* Reads path into the group. A file that cannot be read is reported and
- * counted; it does not stop the run. tree_dfd: NAMED_FILE for a file named
- * on the command line; for one found while walking a directory (regular
- * files only), the directory's fd (path's last component is opened
- * relative to it) or AT_FDCWD (path itself). fix_refusal: why check --fix
- * must not rewrite the file at path (a symlink), or NULL. */
-static int group_read_file(Filter *f, UnitGroup *g, const char *path, bool dropin, bool framed, int tree_dfd,
-                           const char *fix_refusal) {
+/* Adds the file at path, read already (takes data), to the group; a file
+ * that could not be read (error < 0) is reported and counted and rejects
+ * the unit, but does not stop the run. fix_refusal: why check --fix must
+ * not rewrite the file at path (a symlink), or NULL. */
+static int group_add_read(Filter *f, UnitGroup *g, const char *path, bool dropin, bool framed, int error,
+                          char *data, size_t size, const char *fix_refusal) {
         size_t n_before = g->n_files;
         _cleanup_free_ char *framing = NULL;
-        char *data = NULL;
-        size_t size;
         int r;
 
-        if (tree_dfd == NAMED_FILE)
-                r = read_full_file(path, UNIT_FILE_MAX, &data, &size);
-        else if (tree_dfd == AT_FDCWD)
-                r = read_tree_file(AT_FDCWD, path, &data, &size);
-        else {
-                const char *slash = strrchr(path, '/');
-
-                r = read_tree_file(tree_dfd, slash ? slash + 1 : path, &data, &size);
-        }
-        if (r == -ENOMEM)
-                return r;
-        if (r < 0) {
+        if (error == -ENOMEM)
+                return error;
+        if (error < 0) {
                 /* Nothing of a unit is half-passed: an unreadable drop-in
                  * rejects its unit. */
                 g->verdict = GROUP_REJECTED;
                 g->unreadable = true;
-                return input_error(f, path, r, r == -EFBIG ? "file too large" :
-                                               r == -EINVAL ? "not a regular file; not read" : "cannot read");
+                return input_error(f, path, error, error == -EFBIG ? "file too large" :
+                                                   error == -EINVAL ? "not a regular file; not read" : "cannot read");
         }
         if (framed)
                 r = make_framing(f, path, &framing);
@@ -154,6 +137,21 @@ static int group_read_file(Filter *f, UnitGroup *g, const char *path, bool dropi
         if (r < 0 || !f->fix)
                 return r;
         return set_fix_target(g, n_before, path, fix_refusal);
+}
+
+/* Reads path into the group. in_tree: found while walking a directory
+ * (regular files only); otherwise named on the command line. */
+static int group_read_file(Filter *f, UnitGroup *g, const char *path, bool dropin, bool framed, bool in_tree,
+                           const char *fix_refusal) {
+        char *data = NULL;
+        size_t size = 0;
+        int r;
+
+        if (in_tree)
+                r = read_tree_file(path, &data, &size);
+        else
+                r = read_full_file(path, UNIT_FILE_MAX, &data, &size);
+        return group_add_read(f, g, path, dropin, framed, r, data, size, fix_refusal);
 }
 
 /* Whether path, once its symlinks are resolved, lies inside the tree given
@@ -218,7 +216,7 @@ static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, bool fra
                         } else if (lstat(p, &st) < 0)
                                 r = dropin_failure(f, g, p, -errno, "cannot read");
                         else if (S_ISREG(st.st_mode))
-                                r = group_read_file(f, g, p, true, framed, AT_FDCWD, NULL);
+                                r = group_read_file(f, g, p, true, framed, true, NULL);
                         else if (S_ISLNK(st.st_mode)) {
                                 char target[16];
                                 ssize_t k = readlink(p, target, sizeof(target) - 1);
@@ -232,7 +230,7 @@ static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, bool fra
                                         r = dropin_failure(f, g, p, r < 0 ? r : 0,
                                                            "symlinked drop-in does not lead to a file inside the tree; not read");
                                 else
-                                        r = group_read_file(f, g, p, true, framed, AT_FDCWD, FIX_REFUSE_LINK);
+                                        r = group_read_file(f, g, p, true, framed, true, FIX_REFUSE_LINK);
                         } else
                                 r = dropin_failure(f, g, p, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL,
                                                    "drop-in is not a regular file");
@@ -243,9 +241,10 @@ static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, bool fra
         return r;
 }
 
-/* The unit dir/name (listed in l), with its drop-ins when l has name.d. */
-static int process_unit(Filter *f, const DirList *l, const char *dir, const char *name, bool framed,
-                        const char *tree) {
+/* The unit dir/name (listed in l, read into file: its data is taken),
+ * with its drop-ins when l has name.d. */
+static int process_unit(Filter *f, const DirList *l, const char *dir, const char *name, BatchFile *file,
+                        bool framed, const char *tree) {
         _cleanup_(unit_group_freep) UnitGroup *g = NULL;
         _cleanup_free_ char *path = NULL, *dropins = NULL;
         int r;
@@ -257,7 +256,7 @@ static int process_unit(Filter *f, const DirList *l, const char *dir, const char
         path = strjoin(dir, "/", name);
         if (!path)
                 return -ENOMEM;
-        r = group_read_file(f, g, path, false, framed, dir_list_fd(l), NULL);
+        r = group_add_read(f, g, path, false, framed, file->error, TAKE_PTR(file->data), file->size, NULL);
         if (r >= 0) {
                 dropins = strjoin(path, ".d");
                 if (!dropins)
@@ -355,32 +354,56 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
         if (r < 0)
                 return input_error(f, dir, r, "cannot read directory");
 
-        /* Units of this directory first, each with its drop-ins... */
-        for (size_t i = 0; r >= 0 && i < l.n; i++) {
-                const DirEntry *e = &l.entries[i];
-                _cleanup_free_ char *p = NULL;
-                unsigned char type;
+        /* Units of this directory first, each with its drop-ins, their
+         * files read a batch at a time... */
+        for (size_t i = 0; r >= 0 && i < l.n;) {
+                BatchFile files[UNIT_READ_BATCH];
+                size_t k = 0, used = 0, end;
 
-                if (e->name[0] == '.' || !is_unit_file_name(e->name))
-                        continue;
-                type = dir_list_type(&l, e);
-                if (type == DT_UNKNOWN)
-                        continue;       /* gone meanwhile */
-                if (type == DT_REG) {
-                        r = process_unit(f, &l, dir, e->name, true, tree);
-                        continue;
+                for (end = i; end < l.n && k < UNIT_READ_BATCH; end++) {
+                        DirEntry *e = &l.entries[end];
+
+                        if (e->name[0] == '.' || !is_unit_file_name(e->name))
+                                continue;
+                        e->type = dir_list_type(&l, e);
+                        if (e->type == DT_REG)
+                                files[k++] = (BatchFile) { .dfd = dir_list_fd(&l), .name = e->name };
                 }
-                p = strjoin(dir, "/", e->name);
-                if (!p)
-                        return -ENOMEM;
-                /* Symlinks are aliases or masks, not content: say so. */
-                if (type == DT_LNK)
-                        r = note_symlink(f, p);
-                else {
-                        f->n_not_units++;
-                        r = filter_report(f, DIAG_WARNING, "input.not-a-file", p, NULL,
-                                          "has a unit name but is not a regular file; skipped");
+                if (k > 0) {
+                        if (!f->batch)
+                                r = file_batch_new(f->plain_reads, &f->batch);
+                        if (r >= 0)
+                                r = file_batch_read(f->batch, files, k, UNIT_FILE_MAX);
+                        if (r < 0)
+                                return r;
                 }
+
+                for (; r >= 0 && i < end; i++) {
+                        const DirEntry *e = &l.entries[i];
+                        _cleanup_free_ char *p = NULL;
+
+                        if (e->name[0] == '.' || !is_unit_file_name(e->name))
+                                continue;
+                        if (e->type == DT_UNKNOWN)
+                                continue;       /* gone meanwhile */
+                        if (e->type == DT_REG) {
+                                r = process_unit(f, &l, dir, e->name, &files[used++], true, tree);
+                                continue;
+                        }
+                        p = strjoin(dir, "/", e->name);
+                        if (!p)
+                                r = -ENOMEM;
+                        /* Symlinks are aliases or masks, not content: say so. */
+                        else if (e->type == DT_LNK)
+                                r = note_symlink(f, p);
+                        else {
+                                f->n_not_units++;
+                                r = filter_report(f, DIAG_WARNING, "input.not-a-file", p, NULL,
+                                                  "has a unit name but is not a regular file; skipped");
+                        }
+                }
+                for (; used < k; used++)
+                        free(files[used].data);
         }
 
         /* ...then drop-in directories without a unit here, then subtrees. */
@@ -502,7 +525,7 @@ int filter_path(Filter *f, const char *given, bool framed) {
         if (r < 0)
                 return r;
         g->has_fragment = !dropin_of;
-        r = group_read_file(f, g, path, dropin_of != NULL, framed, NAMED_FILE,
+        r = group_read_file(f, g, path, dropin_of != NULL, framed, false,
                             lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ? FIX_REFUSE_LINK : NULL);
         if (r >= 0 && (g->n_files > 0 || g->unreadable))
                 r = finish_group(f, g);
@@ -561,10 +584,10 @@ static int process_given_unit(Filter *f, const char *path, const char **dropins,
                 return r;
         g->has_fragment = true;
         qsort(dropins, n, sizeof(char *), compare_basenames);
-        r = group_read_file(f, g, path, false, framed, NAMED_FILE,
+        r = group_read_file(f, g, path, false, framed, false,
                             lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ? FIX_REFUSE_LINK : NULL);
         for (size_t i = 0; r >= 0 && i < n; i++)
-                r = group_read_file(f, g, dropins[i], true, framed, NAMED_FILE,
+                r = group_read_file(f, g, dropins[i], true, framed, false,
                                     lstat(dropins[i], &st) == 0 && S_ISLNK(st.st_mode) ? FIX_REFUSE_LINK : NULL);
         if (r >= 0 && (g->n_files > 0 || g->unreadable))
                 r = finish_group(f, g);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "basic/file-batch.h"
 #include "basic/fileio.h"
 #include "basic/json-writer.h"
 #include "filter-fix.h"
@@ -36,6 +37,7 @@ void filter_done(Filter *f) {
         f->fix = filter_fix_free(f->fix);
         free(f->cwd);
         f->cwd = NULL;
+        f->batch = file_batch_free(f->batch);
 }
 
 static int flush_buf(Filter *f, StrBuf *b, int fd) {

@@ -49,6 +49,8 @@ typedef struct Filter {
         struct FilterFix *fix;         /* check --fix (filter-fix.h), or NULL */
 
         char *cwd;                     /* the working directory, once asked for (framing) */
+        struct FileBatch *batch;       /* reads the unit files of a tree, made when first needed */
+        bool plain_reads;              /* read files one by one, never through io_uring */
 
         unsigned n_units, n_rejected, n_changed, n_input_errors;
         unsigned n_masked;             /* --root: masked units, not judged */

@@ -13,6 +13,11 @@ directories, masks and aliases, a nested *.d directory that is not a drop-in
 directory, a symlinked drop-in directory, an unreadable drop-in), and the
 shared corpus laid out as one root with its links rebuilt.
 
+Each tree is also read both ways the walker can read files (batched
+through io_uring where the kernel offers it, and one by one with
+UNITGUARD_IO_URING=0): `check -v --format json` and `filter` must give the
+same output, errors and exit status.
+
 Usage: tree-accounting.py UNITGUARD CORPUS_DIR CORPUS_ROOT_TOOL
 """
 import json
@@ -78,6 +83,19 @@ def check_tree(exe, tree, label):
     return 0
 
 
+def same_either_way(exe, tree, label):
+    plain = dict(os.environ, UNITGUARD_IO_URING='0')
+    for args in (['check', '-v', '--format', 'json', '--fail-on', 'never'], ['filter']):
+        a = subprocess.run([exe] + args + [tree], capture_output=True)
+        b = subprocess.run([exe] + args + [tree], capture_output=True, env=plain)
+        if (a.returncode, a.stdout, a.stderr) != (b.returncode, b.stdout, b.stderr):
+            print('%s: %s differs between batched and one-by-one reads (exit %d vs %d)'
+                  % (label, ' '.join(args), a.returncode, b.returncode))
+            return 1
+    print('%s: check and filter give the same output with batched and one-by-one reads' % label)
+    return 0
+
+
 def write(path, text):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, 'w') as f:
@@ -119,9 +137,11 @@ def main():
         tree = os.path.join(tmp, 'synthetic')
         synthetic(tree)
         failed += check_tree(exe, tree, 'synthetic tree')
+        failed += same_either_way(exe, tree, 'synthetic tree')
         root = os.path.join(tmp, 'corpus')
         subprocess.run([sys.executable, corpus_root, corpus, root], check=True)
         failed += check_tree(exe, root, 'corpus as one tree')
+        failed += same_either_way(exe, root, 'corpus as one tree')
     return 1 if failed else 0
 
 

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* Many small files read at once. On this kind of machine a system call
+ * costs more than reading a unit file, and a file takes three (open, read,
+ * close); through io_uring a batch of files takes two io_uring_enter()
+ * calls: the opens, then the reads each linked to its close. Where the
+ * kernel offers no io_uring (too old, disabled by sysctl or seccomp), or a
+ * batch is small, the files are read one by one: the results are the
+ * same either way. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+typedef struct FileBatch FileBatch;
+
+typedef struct BatchFile {
+        int dfd;               /* in: directory the name is relative to (or AT_FDCWD) */
+        const char *name;      /* in */
+        char *data;            /* out: NUL-terminated, the caller's to free; NULL on error */
+        size_t size;
+        int error;             /* out: 0 or a negative errno (-EFBIG over max_size) */
+} BatchFile;
+
+/* -ENOMEM only: a machine without io_uring gets a reader of single files,
+ * and so does one that asks for it (plain). */
+int file_batch_new(bool plain, FileBatch **ret);
+FileBatch *file_batch_free(FileBatch *b);
+static inline void file_batch_freep(FileBatch **b) {
+        if (*b)
+                file_batch_free(*b);
+}
+
+/* Reads every file, each a regular file by its directory's listing: opened
+ * with O_NOFOLLOW and O_NONBLOCK (a symlink or FIFO put in its place is an
+ * error, never followed or waited on). Returns 0 or -ENOMEM; what went
+ * wrong with one file is in its error. */
+int file_batch_read(FileBatch *b, BatchFile *files, size_t n, size_t max_size);
+
+/* For main() and the verbs: UNITGUARD_IO_URING=0 in the environment asks
+ * for plain reads (to compare, or where io_uring is unwelcome). */
+static inline bool file_batch_plain_from_env(void) {
+        const char *e = getenv("UNITGUARD_IO_URING");
+
+        return e && e[0] == '0' && e[1] == '\0';
+}
+
+/* Whether batches go through io_uring (set up on the first large batch). */
+bool file_batch_uses_io_uring(const FileBatch *b);
