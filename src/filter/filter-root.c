@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "basic/alloc-util.h"
+#include "basic/file-batch.h"
 #include "basic/strmap.h"
 #include "filter-internal.h"
 #include "lookup/lookup.h"
@@ -22,15 +23,35 @@ typedef struct SharedFile {
         size_t size;
 } SharedFile;
 
+/* Files of the units ahead, read in one batch (file-batch.h): the
+ * regular files that belong to one unit only. */
+#define PREFETCH_FILES 64
+
+typedef struct Prefetched {
+        const LookupFile *lf;
+        size_t unit;            /* index in the set */
+} Prefetched;
+
 typedef struct RootRun {
         const Root *root;
         StrMap shared;         /* source path -> SharedFile, for drop-ins used more than once */
+        BatchFile files[PREFETCH_FILES];
+        Prefetched of[PREFETCH_FILES];
+        size_t n_pre, next_pre; /* read ahead, and the next not taken yet */
+        size_t next_unit;       /* the first unit not looked at for prefetching yet */
 } RootRun;
+
+static void prefetch_drop(RootRun *rr) {
+        for (; rr->next_pre < rr->n_pre; rr->next_pre++)
+                free(rr->files[rr->next_pre].data);
+        rr->n_pre = rr->next_pre = 0;
+}
 
 static void root_run_done(RootRun *rr) {
         size_t i = 0;
         void *v;
 
+        prefetch_drop(rr);
         while (strmap_next(&rr->shared, &i, NULL, &v)) {
                 free(((SharedFile *) v)->data);
                 free(v);
@@ -65,6 +86,70 @@ static int count_shared(RootRun *rr, const LookupSet *set) {
                         sf->uses++;
                 }
         return 0;
+}
+
+static bool prefetchable(const RootRun *rr, const LookupFile *lf) {
+        const SharedFile *sf;
+
+        if (!lf->regular || lf->error || !lf->source)
+                return false;
+        sf = strmap_get(&rr->shared, lf->source);
+        return !sf || sf->uses < 2;
+}
+
+/* Reads the files of the units from unit on, as many as a batch holds
+ * (whole units only, unless one unit alone has more). */
+static int prefetch(Filter *f, RootRun *rr, const LookupSet *set, size_t unit) {
+        size_t n = 0;
+        int r;
+
+        prefetch_drop(rr);
+        for (rr->next_unit = unit; rr->next_unit < set->n_units; rr->next_unit++) {
+                const LookupUnit *u = set->units[rr->next_unit];
+                size_t want = 0;
+
+                if (u->state != LOOKUP_UNIT_LOADED && u->state != LOOKUP_UNIT_DROPINS_ONLY)
+                        continue;
+                want = (u->fragment.path && prefetchable(rr, &u->fragment));
+                for (size_t i = 0; i < u->n_dropins; i++)
+                        want += prefetchable(rr, &u->dropins[i]);
+                if (n + want > PREFETCH_FILES && n > 0)
+                        break;
+                for (size_t i = 0; i <= u->n_dropins; i++) {
+                        /* i == 0: the unit file, which is read first. */
+                        const LookupFile *lf = i == 0 ? &u->fragment : &u->dropins[i - 1];
+
+                        if (i == 0 && !u->fragment.path)
+                                continue;
+                        if (n == PREFETCH_FILES || !prefetchable(rr, lf))
+                                continue;
+                        rr->files[n] = (BatchFile) { .dfd = rr->root->fd, .name = lf->source[1] ? lf->source + 1 : "." };
+                        rr->of[n++] = (Prefetched) { lf, rr->next_unit };
+                }
+        }
+        if (n == 0)
+                return 0;
+        if (!f->batch) {
+                r = file_batch_new(f->plain_reads, &f->batch);
+                if (r < 0)
+                        return r;
+        }
+        r = file_batch_read(f->batch, rr->files, n, UNIT_FILE_MAX);
+        if (r < 0)
+                return r;
+        rr->n_pre = n;
+        return 0;
+}
+
+/* The prefetched file lf of the set's unit-th unit (its data taken), or
+ * NULL. Files of earlier units not taken (a unit that turned out masked)
+ * are dropped. */
+static BatchFile *prefetched(RootRun *rr, size_t unit, const LookupFile *lf) {
+        while (rr->next_pre < rr->n_pre && rr->of[rr->next_pre].unit < unit)
+                free(rr->files[rr->next_pre++].data);
+        if (rr->next_pre < rr->n_pre && rr->of[rr->next_pre].lf == lf)
+                return &rr->files[rr->next_pre++];
+        return NULL;
 }
 
 /* Reads a file of a unit: a shared drop-in from the cache. */
@@ -110,8 +195,9 @@ static char *cat_header_framing(const char *path) {
 
 /* Reads one file of the unit into *ret_data (NULL when it could not be
  * read: that is reported, and keeps the whole unit from being written). */
-static int read_lookup_file(Filter *f, RootRun *rr, UnitGroup *g, const LookupFile *lf, char **ret_data,
-                            size_t *ret_size) {
+static int read_lookup_file(Filter *f, RootRun *rr, UnitGroup *g, size_t unit, const LookupFile *lf,
+                            char **ret_data, size_t *ret_size) {
+        BatchFile *pre;
         int r;
 
         *ret_data = NULL;
@@ -120,7 +206,13 @@ static int read_lookup_file(Filter *f, RootRun *rr, UnitGroup *g, const LookupFi
                 g->unreadable = true;
                 return input_error(f, lf->path, lf->error, "cannot resolve inside the root");
         }
-        r = read_source(rr, lf, ret_data, ret_size);
+        pre = prefetched(rr, unit, lf);
+        if (pre) {
+                r = pre->error;
+                *ret_data = TAKE_PTR(pre->data);
+                *ret_size = pre->size;
+        } else
+                r = read_source(rr, lf, ret_data, ret_size);
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
@@ -159,12 +251,12 @@ static int add_member(Filter *f, RootRun *rr, UnitGroup *g, const LookupFile *lf
         return gf->fix_path ? 0 : -ENOMEM;
 }
 
-static int read_member(Filter *f, RootRun *rr, UnitGroup *g, const LookupFile *lf, bool dropin) {
+static int read_member(Filter *f, RootRun *rr, UnitGroup *g, size_t unit, const LookupFile *lf, bool dropin) {
         char *data;
         size_t size;
         int r;
 
-        r = read_lookup_file(f, rr, g, lf, &data, &size);
+        r = read_lookup_file(f, rr, g, unit, lf, &data, &size);
         if (r < 0 || !data)
                 return r;
         return add_member(f, rr, g, lf, dropin, data, size);
@@ -176,7 +268,8 @@ static int report_masked(Filter *f, const char *by, const char *id) {
                              id);
 }
 
-static int root_unit(Filter *f, RootRun *rr, const LookupUnit *u) {
+static int root_unit(Filter *f, RootRun *rr, const LookupSet *set, size_t unit) {
+        const LookupUnit *u = set->units[unit];
         _cleanup_(unit_group_freep) UnitGroup *g = NULL;
         int r;
 
@@ -190,6 +283,11 @@ static int root_unit(Filter *f, RootRun *rr, const LookupUnit *u) {
                 break;
         }
 
+        if (unit >= rr->next_unit) {
+                r = prefetch(f, rr, set, unit);
+                if (r < 0)
+                        return r;
+        }
         r = unit_group_new(u->id, &g);
         if (r < 0)
                 return r;
@@ -198,7 +296,7 @@ static int root_unit(Filter *f, RootRun *rr, const LookupUnit *u) {
                 char *data;
                 size_t size;
 
-                r = read_lookup_file(f, rr, g, &u->fragment, &data, &size);
+                r = read_lookup_file(f, rr, g, unit, &u->fragment, &data, &size);
                 if (r < 0)
                         return r;
                 /* An empty unit file masks the unit (LOOKUP_LAZY_EMPTY left
@@ -217,7 +315,7 @@ static int root_unit(Filter *f, RootRun *rr, const LookupUnit *u) {
                 /* A masked drop-in reads as empty: nothing to judge. */
                 if (!u->dropins[i].source && !u->dropins[i].error)
                         continue;
-                r = read_member(f, rr, g, &u->dropins[i], true);
+                r = read_member(f, rr, g, unit, &u->dropins[i], true);
                 if (r < 0)
                         return r;
         }
@@ -253,7 +351,7 @@ int filter_root(Filter *f, const Root *root, const LookupSet *set, const char *s
         for (size_t i = 0; r >= 0 && i < set->n_units; i++) {
                 if (set->units[i]->state != LOOKUP_UNIT_BAD)
                         units++;
-                r = root_unit(f, &rr, set->units[i]);
+                r = root_unit(f, &rr, set, i);
         }
         if (r >= 0 && units == 0) {
                 f->n_input_errors++;

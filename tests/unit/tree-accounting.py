@@ -16,7 +16,10 @@ shared corpus laid out as one root with its links rebuilt.
 Each tree is also read both ways the walker can read files (batched
 through io_uring where the kernel offers it, and one by one with
 UNITGUARD_IO_URING=0): `check -v --format json` and `filter` must give the
-same output, errors and exit status.
+same output, errors and exit status; so must `check --root` and
+`filter --root`, which read a root's units ahead in batches, on the same
+trees and on a root of units that cannot be read as files (a FIFO, a
+directory, an empty file, a drop-in shared by several units).
 
 Usage: tree-accounting.py UNITGUARD CORPUS_DIR CORPUS_ROOT_TOOL
 """
@@ -83,17 +86,50 @@ def check_tree(exe, tree, label):
     return 0
 
 
-def same_either_way(exe, tree, label):
+def same_either_way(exe, tree, label, modes=('tree', 'root')):
     plain = dict(os.environ, UNITGUARD_IO_URING='0')
-    for args in (['check', '-v', '--format', 'json', '--fail-on', 'never'], ['filter']):
-        a = subprocess.run([exe] + args + [tree], capture_output=True)
-        b = subprocess.run([exe] + args + [tree], capture_output=True, env=plain)
+    runs = []
+    if 'tree' in modes:
+        runs += [['check', '-v', '--format', 'json', '--fail-on', 'never', tree], ['filter', tree]]
+    if 'root' in modes:
+        runs += [['check', '-v', '--format', 'json', '--fail-on', 'never', '--root', tree],
+                 ['filter', '--root', tree], ['filter', '--format', 'json', '--root', tree]]
+    for args in runs:
+        a = subprocess.run([exe] + args, capture_output=True)
+        b = subprocess.run([exe] + args, capture_output=True, env=plain)
         if (a.returncode, a.stdout, a.stderr) != (b.returncode, b.stdout, b.stderr):
             print('%s: %s differs between batched and one-by-one reads (exit %d vs %d)'
                   % (label, ' '.join(args), a.returncode, b.returncode))
             return 1
-    print('%s: check and filter give the same output with batched and one-by-one reads' % label)
+        if not a.stdout and not a.stderr:
+            print('%s: %s wrote nothing' % (label, ' '.join(args)))
+            return 1
+    print('%s: %d runs give the same output with batched and one-by-one reads' % (label, len(runs)))
     return 0
+
+
+def unreadable_root(tree):
+    """A root whose units include files that cannot be read as unit files,
+    around the batch size (64 files), so batches hold both kinds."""
+    sysd = os.path.join(tree, 'usr/lib/systemd/system')
+    for i in range(150):
+        write(os.path.join(sysd, 'u%03d.service' % i), '[Service]\nExecStart=/bin/true %d\n' % i)
+        if i % 3 == 0:
+            write(os.path.join(sysd, 'u%03d.service.d/10-a.conf' % i), '[Service]\nNice=%d\n' % (i % 19))
+    os.mkfifo(os.path.join(sysd, 'u009.service.d/20-fifo.conf'))
+    os.mkfifo(os.path.join(sysd, 'fifo.service'))
+    os.makedirs(os.path.join(sysd, 'dir.service'))
+    write(os.path.join(sysd, 'empty.service'), '')
+    write(os.path.join(sysd, 'bad.service'), '[Service]\nUser=0day\nExecStart=/bin/true\n')
+    write(os.path.join(sysd, 'shared.conf'), '[Service]\nUser=nobody\n')
+    for i in range(0, 150, 7):
+        os.makedirs(os.path.join(sysd, 'u%03d.service.d' % i), exist_ok=True)
+        os.symlink('../shared.conf', os.path.join(sysd, 'u%03d.service.d/30-shared.conf' % i))
+    etc = os.path.join(tree, 'etc/systemd/system')
+    write(os.path.join(etc, 'u020.service'), '[Service]\nExecStart=/bin/false\n')
+    os.makedirs(etc, exist_ok=True)
+    os.symlink('/dev/null', os.path.join(etc, 'u030.service'))
+    write(os.path.join(tree, 'run/systemd/system/u040.service.d/override.conf'), '[Service]\nUser=\n')
 
 
 def write(path, text):
@@ -138,6 +174,9 @@ def main():
         synthetic(tree)
         failed += check_tree(exe, tree, 'synthetic tree')
         failed += same_either_way(exe, tree, 'synthetic tree')
+        hostile = os.path.join(tmp, 'unreadable')
+        unreadable_root(hostile)
+        failed += same_either_way(exe, hostile, 'root with unreadable units', modes=('root',))
         root = os.path.join(tmp, 'corpus')
         subprocess.run([sys.executable, corpus_root, corpus, root], check=True)
         failed += check_tree(exe, root, 'corpus as one tree')
