@@ -6,6 +6,7 @@
  * a system call. */
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -15,19 +16,22 @@ typedef struct DirEntry {
 } DirEntry;
 
 typedef struct DirList {
-        DIR *dir;                      /* open: dir_list_fd() for *at() calls */
+        int fd;                        /* open: dir_list_fd() for *at() calls; -EBADF when not */
         DirEntry *entries;             /* sorted by strcmp() of the names */
         size_t n;
         char *names;                   /* all names, NUL-separated */
 } DirList;
 
 /* Opens path as a directory and reads its entries ("." and ".." left
- * out). Returns 0 or a negative errno; on error *l is empty. */
+ * out). Returns 0 or a negative errno; on error *l is empty. A DirList
+ * that was never opened must be set to DIR_LIST_INIT before
+ * dir_list_done(). */
+#define DIR_LIST_INIT ((DirList) { .fd = -EBADF })
 int dir_list_open(DirList *l, const char *path);
 void dir_list_done(DirList *l);
 
 static inline int dir_list_fd(const DirList *l) {
-        return dirfd(l->dir);
+        return l->fd;
 }
 
 /* Sorts entries by strcmp() of their names: a merge sort that calls

@@ -342,7 +342,7 @@ static int note_dependency_dir(Filter *f, const char *dir) {
 }
 
 static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree) {
-        _cleanup_(dir_list_done) DirList l = {};
+        _cleanup_(dir_list_done) DirList l = DIR_LIST_INIT;
         int r = 0;
 
         if (depth > DIR_DEPTH_MAX)

@@ -84,7 +84,7 @@ TEST(regular_limit) {
 TEST(dir_list) {
         static const char *const names[] = { "b.service", "a.service", "a.service.d", "link", "z", ".hidden" };
         char dir[256], path[512];
-        DirList l = {};
+        DirList l = DIR_LIST_INIT;
         const DirEntry *e;
 
         snprintf(dir, sizeof(dir), "%s/list", base_dir);
@@ -123,11 +123,11 @@ TEST(dir_list) {
         CHECK(!dir_list_find(&l, "a.service.dd"));
         CHECK(dir_list_fd(&l) >= 0);
         dir_list_done(&l);
-        CHECK(!l.dir && !l.entries && l.n == 0);
+        CHECK(l.fd < 0 && !l.entries && l.n == 0);
 
         snprintf(path, sizeof(path), "%s/z", dir);
         CHECK_INT_EQ(dir_list_open(&l, path), -ENOTDIR);
-        CHECK(!l.dir && l.n == 0);
+        CHECK(l.fd < 0 && l.n == 0);
         snprintf(path, sizeof(path), "%s/missing", dir);
         CHECK_INT_EQ(dir_list_open(&l, path), -ENOENT);
 
@@ -136,6 +136,28 @@ TEST(dir_list) {
         CHECK_INT_EQ(dir_list_open(&l, path), 0);
         CHECK_INT_EQ(l.n, 0);
         CHECK(!dir_list_find(&l, "x"));
+        dir_list_done(&l);
+
+        /* More entries than one getdents64() buffer holds: all listed, in
+         * order, none twice. */
+        snprintf(dir, sizeof(dir), "%s/many", base_dir);
+        CHECK_INT_EQ(mkdir(dir, 0755), 0);
+        for (unsigned i = 0; i < 1500; i++) {
+                snprintf(path, sizeof(path), "%s/%04u-a-long-name-so-that-the-entries-fill-many-buffers.service", dir,
+                         (i * 7919) % 1500);
+                put_bytes(path, "x", 1);
+        }
+        CHECK_INT_EQ(dir_list_open(&l, dir), 0);
+        CHECK_INT_EQ(l.n, 1500);
+        for (size_t i = 0; i < l.n; i++) {
+                char want[128];
+
+                snprintf(want, sizeof(want), "%04zu-a-long-name-so-that-the-entries-fill-many-buffers.service", i);
+                if (strcmp(l.entries[i].name, want) != 0) {
+                        CHECK_STR_EQ(l.entries[i].name, want);
+                        break;
+                }
+        }
         dir_list_done(&l);
 }
 
