@@ -151,7 +151,7 @@ int read_full_file(const char *path, size_t max_size, char **ret, size_t *ret_si
         else
                 r = stat_verify_regular(&st);
         if (r >= 0)
-                r = read_full_fd(fd, max_size, ret, ret_size);
+                r = read_full_fd_sized(fd, st.st_size, max_size, ret, ret_size);
         close(fd);
         return r;
 }

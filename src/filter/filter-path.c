@@ -532,6 +532,30 @@ int filter_path(Filter *f, const char *given, bool framed) {
         return r < 0 ? r : filter_flush(f);
 }
 
+/* A unit file or drop-in named on the command line, read already (data
+ * taken; error < 0 when it could not be read): what filter_path() does
+ * with a regular file that is not a symlink. */
+static int filter_read_file(Filter *f, const char *path, bool framed, int error, char *data, size_t size) {
+        _cleanup_(unit_group_freep) UnitGroup *g = NULL;
+        _cleanup_free_ char *name = NULL, *dropin_of = NULL;
+        int r;
+
+        r = cat_dropin_unit_name(path, &dropin_of);
+        if (r >= 0) {
+                name = dropin_of ? strdup(dropin_of) : path_basename_dup(path);
+                r = name ? unit_group_new(name, &g) : -ENOMEM;
+        }
+        if (r < 0) {
+                free(data);
+                return r;
+        }
+        g->has_fragment = !dropin_of;
+        r = group_add_read(f, g, path, dropin_of != NULL, framed, error, data, size, NULL);
+        if (r >= 0 && (g->n_files > 0 || g->unreadable))
+                r = finish_group(f, g);
+        return r < 0 ? r : filter_flush(f);
+}
+
 /* ---- several paths ------------------------------------------------------ */
 
 /* The resolved directory that holds path (a file). */
@@ -596,6 +620,7 @@ static int process_given_unit(Filter *f, const char *path, const char **dropins,
 
 /* What filter_paths() knows about one argument. */
 typedef struct GivenPath {
+        bool regular;          /* a regular file itself (lstat(), not through a symlink) */
         bool unit;             /* a regular file, not in a NAME.d/ directory */
         char *base;            /* its file name (units only) */
         char *home, *name;     /* drop-ins: DIR (resolved) and NAME of DIR/NAME.d/X.conf */
@@ -615,7 +640,12 @@ static int given_paths_scan(char *const *paths, size_t n, GivenPath *g) {
                 struct stat st;
                 int r;
 
-                if (streq(paths[i], "-") || stat(paths[i], &st) < 0 || !S_ISREG(st.st_mode))
+                if (streq(paths[i], "-") || lstat(paths[i], &st) < 0)
+                        continue;
+                g[i].regular = S_ISREG(st.st_mode);
+                if (S_ISLNK(st.st_mode) && stat(paths[i], &st) < 0)
+                        continue;
+                if (!S_ISREG(st.st_mode))
                         continue;
                 r = dropin_home(paths[i], &g[i].home, &g[i].name);
                 if (r < 0)
@@ -635,13 +665,50 @@ static int given_paths_scan(char *const *paths, size_t n, GivenPath *g) {
         return 0;
 }
 
+/* Regular files given alone (no drop-ins of theirs given beside them) are
+ * read a batch at a time, ahead of judging them in order. */
+typedef struct GivenBatch {
+        BatchFile files[UNIT_READ_BATCH];
+        size_t path[UNIT_READ_BATCH];   /* which argument each file is */
+        size_t n, next;                 /* read, and the next not taken yet */
+} GivenBatch;
+
+static bool read_alone(const GivenPath *given, const size_t *owner, const size_t *n_dropins, size_t i) {
+        return given[i].regular && !owner[i] && n_dropins[i] == 0;
+}
+
+static int given_batch_fill(Filter *f, GivenBatch *b, char *const *paths, const GivenPath *given,
+                            const size_t *owner, const size_t *n_dropins, size_t from, size_t n) {
+        int r;
+
+        b->n = b->next = 0;
+        for (size_t i = from; i < n && b->n < UNIT_READ_BATCH; i++)
+                if (read_alone(given, owner, n_dropins, i)) {
+                        b->files[b->n] = (BatchFile) { .dfd = AT_FDCWD, .name = paths[i] };
+                        b->path[b->n++] = i;
+                }
+        if (!f->batch) {
+                r = file_batch_new(f->plain_reads, &f->batch);
+                if (r < 0)
+                        return r;
+        }
+        return file_batch_read(f->batch, b->files, b->n, UNIT_FILE_MAX);
+}
+
+static void given_batch_done(GivenBatch *b) {
+        for (; b->next < b->n; b->next++)
+                free(b->files[b->next].data);
+}
+
 int filter_paths(Filter *f, char *const *paths, size_t n, bool framed) {
         _cleanup_free_ size_t *owner = new0(size_t, n ? n : 1);
+        _cleanup_free_ size_t *n_dropins = new0(size_t, n ? n : 1);
         _cleanup_free_ const char **dropins = new0(const char *, n ? n : 1);
+        _cleanup_(given_batch_done) GivenBatch batch = {};
         GivenPath *given = new0(GivenPath, n ? n : 1);
         int r;
 
-        if (!owner || !dropins || !given) {
+        if (!owner || !n_dropins || !dropins || !given) {
                 given_paths_free(given, n);
                 return -ENOMEM;
         }
@@ -661,13 +728,16 @@ int filter_paths(Filter *f, char *const *paths, size_t n, bool framed) {
                         dir = dir_of_realpath(paths[j]);
                         if (!dir && errno == ENOMEM)
                                 r = -ENOMEM;
-                        if (dir && streq(dir, given[i].home))
+                        if (dir && streq(dir, given[i].home)) {
                                 owner[i] = j + 1;
+                                n_dropins[j]++;
+                        }
                 }
         }
-        given_paths_free(given, n);
-        if (r < 0)
+        if (r < 0) {
+                given_paths_free(given, n);
                 return r;
+        }
 
         r = 0;
         for (size_t i = 0; r >= 0 && i < n; i++) {
@@ -677,6 +747,18 @@ int filter_paths(Filter *f, char *const *paths, size_t n, bool framed) {
                         continue;       /* judged with its unit */
                 if (streq(paths[i], "-")) {
                         r = filter_stream(f, STDIN_FILENO, "<stdin>");
+                        continue;
+                }
+                if (read_alone(given, owner, n_dropins, i)) {
+                        BatchFile *file;
+
+                        if (batch.next == batch.n) {
+                                r = given_batch_fill(f, &batch, paths, given, owner, n_dropins, i, n);
+                                if (r < 0)
+                                        break;
+                        }
+                        file = &batch.files[batch.next++];
+                        r = filter_read_file(f, paths[i], framed, file->error, TAKE_PTR(file->data), file->size);
                         continue;
                 }
                 for (size_t j = 0; j < n; j++) {
@@ -692,5 +774,6 @@ int filter_paths(Filter *f, char *const *paths, size_t n, bool framed) {
                 }
                 r = k > 0 ? process_given_unit(f, paths[i], dropins, k, framed) : filter_path(f, paths[i], framed);
         }
+        given_paths_free(given, n);
         return r;
 }

@@ -16,7 +16,8 @@ shared corpus laid out as one root with its links rebuilt.
 Each tree is also read both ways the walker can read files (batched
 through io_uring where the kernel offers it, and one by one with
 UNITGUARD_IO_URING=0): `check -v --format json` and `filter` must give the
-same output, errors and exit status; so must `check --root` and
+same output, errors and exit status; so must the same files named one
+by one on the command line (read ahead in batches too), and `check --root` and
 `filter --root`, which read a root's units ahead in batches, on the same
 trees and on a root of units that cannot be read as files (a FIFO, a
 directory, an empty file, a drop-in shared by several units).
@@ -86,11 +87,17 @@ def check_tree(exe, tree, label):
     return 0
 
 
-def same_either_way(exe, tree, label, modes=('tree', 'root')):
+def same_either_way(exe, tree, label, modes=('tree', 'root', 'files')):
     plain = dict(os.environ, UNITGUARD_IO_URING='0')
     runs = []
     if 'tree' in modes:
         runs += [['check', '-v', '--format', 'json', '--fail-on', 'never', tree], ['filter', tree]]
+    if 'files' in modes:
+        # Every entry named on the command line (units, drop-ins beside
+        # their units and alone, symlinks, FIFOs, directories), twice over.
+        given = sorted(entries(tree))
+        given += [os.path.dirname(given[0]), given[0] + '.missing'] + given[:3]
+        runs += [['check', '-v', '--format', 'json', '--fail-on', 'never'] + given, ['filter'] + given]
     if 'root' in modes:
         runs += [['check', '-v', '--format', 'json', '--fail-on', 'never', '--root', tree],
                  ['filter', '--root', tree], ['filter', '--format', 'json', '--root', tree]]
@@ -176,7 +183,7 @@ def main():
         failed += same_either_way(exe, tree, 'synthetic tree')
         hostile = os.path.join(tmp, 'unreadable')
         unreadable_root(hostile)
-        failed += same_either_way(exe, hostile, 'root with unreadable units', modes=('root',))
+        failed += same_either_way(exe, hostile, 'root with unreadable units', modes=('root', 'files'))
         root = os.path.join(tmp, 'corpus')
         subprocess.run([sys.executable, corpus_root, corpus, root], check=True)
         failed += check_tree(exe, root, 'corpus as one tree')
