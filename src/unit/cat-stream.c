@@ -27,7 +27,8 @@ void cat_reader_done(CatReader *r) {
 void cat_file_done(CatFile *f) {
         free(f->path);
         free(f->framing);
-        free(f->data);
+        if (!f->borrowed)
+                free(f->data);
         diag_list_done(&f->diags);
         *f = (CatFile) {};
 }
@@ -328,15 +329,14 @@ static int read_bare(CatReader *r, StrBuf *content, const char *first, size_t n,
         return 1;
 }
 
-/* Copies buf[from..to) out as the file's content. */
-static int take_content(CatReader *r, size_t from, size_t to, CatFile *ret) {
+/* Lends buf[from..to) as the file's content, without a copy. The byte at
+ * buf[to] becomes its NUL: it is the blank line before the next header
+ * (already read, and kept in the framing) or the NUL after the input. */
+static void take_content(CatReader *r, size_t from, size_t to, CatFile *ret) {
         ret->size = to - from;
-        ret->data = malloc(ret->size + 1);
-        if (!ret->data)
-                return -ENOMEM;
-        memcpy(ret->data, r->buf.data + from, ret->size);
+        ret->data = r->buf.data + from;
         ret->data[ret->size] = '\0';
-        return 0;
+        ret->borrowed = true;
 }
 
 /* A line that may be a header or a note, judged on its first bytes (the
@@ -507,13 +507,10 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
                         if (k < 0)
                                 goto fail;
                         if (k > 0) {
-                                k = take_content(r, r->mark, r->mark + last_blank, ret);
-                                if (k >= 0)
-                                        k = stash_header(r, l, n, term, true, note, path);
-                                else
-                                        free(path);
+                                k = stash_header(r, l, n, term, true, note, path);
                                 if (k < 0)
                                         goto fail;
+                                take_content(r, r->mark, r->mark + last_blank, ret);
                                 return 1;
                         }
                 }
@@ -535,9 +532,7 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
                 k = -EFBIG;
                 goto fail;
         }
-        k = take_content(r, r->mark, r->pos, ret);
-        if (k < 0)
-                goto fail;
+        take_content(r, r->mark, r->pos, ret);
         return 1;
 
 fail:

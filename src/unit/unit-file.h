@@ -69,8 +69,11 @@ typedef struct UnitFile {
         UnitType type;
         bool is_dropin;
 
-        char *data;            /* the raw bytes (owned), NUL-terminated */
+        char *data;            /* the raw bytes, NUL-terminated: owned, or in
+                                * the UnitFile's own allocation (data_inline) */
         size_t size;
+        bool data_inline;
+        size_t allocation;     /* bytes in the UnitFile's own allocation */
 
         UnitSection *sections;
         size_t n_sections, allocated_sections;
@@ -103,7 +106,17 @@ typedef struct UnitFile {
  * diagnostics; only allocation failure is an error (-ENOMEM). */
 int unit_file_parse(char *data, size_t size, const char *path, const char *unit_name,
                     bool is_dropin, UnitFile **ret);
+/* The same from bytes the caller keeps: they are copied into the
+ * UnitFile's own allocation. A stream parses one file after another:
+ * *spare, if not NULL, is an earlier UnitFile's allocation
+ * (unit_file_recycle()), used again when it is large enough. */
+int unit_file_parse_copy(const char *data, size_t size, const char *path, const char *unit_name,
+                         bool is_dropin, UnitFile **spare, UnitFile **ret);
 UnitFile *unit_file_free(UnitFile *f);
+/* Frees what f holds and keeps its allocation in *spare for the next
+ * unit_file_parse_copy() (the larger of the two, when *spare has one).
+ * A spare holds nothing else: free() it, not unit_file_free(). */
+void unit_file_recycle(UnitFile *f, UnitFile **spare);
 static inline void unit_file_freep(UnitFile **f) {
         unit_file_free(*f);
 }

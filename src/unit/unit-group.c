@@ -24,11 +24,14 @@ int unit_group_new(const char *name, UnitGroup **ret) {
         return 0;
 }
 
-UnitGroup *unit_group_free(UnitGroup *g) {
+UnitGroup *unit_group_free_recycling(UnitGroup *g, UnitFile **spare) {
         if (!g)
                 return NULL;
         for (size_t i = 0; i < g->n_files; i++) {
-                unit_file_free(g->files[i].file);
+                if (spare)
+                        unit_file_recycle(g->files[i].file, spare);
+                else
+                        unit_file_free(g->files[i].file);
                 free(g->files[i].framing);
                 free(g->files[i].fix_path);
         }
@@ -40,6 +43,10 @@ UnitGroup *unit_group_free(UnitGroup *g) {
         diag_list_done(&g->diags);
         free(g);
         return NULL;
+}
+
+UnitGroup *unit_group_free(UnitGroup *g) {
+        return unit_group_free_recycling(g, NULL);
 }
 
 /* Room for one more file: the inline room first, then the heap. */

@@ -57,6 +57,8 @@ typedef struct UnitGroup {
 
 int unit_group_new(const char *name, UnitGroup **ret);
 UnitGroup *unit_group_free(UnitGroup *g);
+/* The same, keeping a file's allocation in *spare (unit_file_recycle()). */
+UnitGroup *unit_group_free_recycling(UnitGroup *g, UnitFile **spare);
 static inline void unit_group_freep(UnitGroup **g) {
         unit_group_free(*g);
 }

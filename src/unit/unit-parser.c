@@ -388,35 +388,41 @@ static size_t inline_entries_for(size_t size) {
         return MIN(size / 24 + 8, (size_t) 1024);
 }
 
-int unit_file_parse(char *data, size_t size, const char *path, const char *unit_name,
+/* The room a UnitFile takes for a file of size bytes: the model, its first
+ * entries and sections (head), and its arena: a copy of the file (size bytes
+ * and the NUL after them), in which the stored strings of physical lines
+ * are ended in place; the path and the unit name; and a copy of each joined
+ * continuation, no longer than the lines it joins (at least one terminator
+ * among them pays for its NUL): twice the size and a byte bound them.
+ * copy: the file's own bytes go in it too. 0 on overflow. */
+static size_t unit_file_room(size_t size, size_t path_len, size_t name_len, bool copy, size_t *ret_head,
+                             size_t *ret_arena) {
+        size_t head = sizeof(UnitFile) + inline_entries_for(size) * sizeof(UnitEntry) +
+                      INLINE_SECTIONS * sizeof(UnitSection);
+
+        if (size > (SIZE_MAX - 128 - head) / 3 || path_len + name_len > SIZE_MAX - 128 - head - 3 * size - 3)
+                return 0;
+        *ret_head = head;
+        *ret_arena = 2 * size + 64 + path_len + name_len + 2;
+        return head + *ret_arena + (copy ? size + 1 : 0);
+}
+
+/* Lays the model out in mem (room bytes from unit_file_room()) and
+ * parses. data is the file: owned (the caller's malloc), or already in
+ * mem (copy). On failure mem is freed, and data with it. */
+static int parse_in(void *mem, size_t allocation, size_t head, size_t arena_size, char *data, size_t size,
+                    bool copy, const char *path, size_t path_len, const char *unit_name, size_t name_len,
                     bool is_dropin, UnitFile **ret) {
-        _cleanup_(unit_file_freep) UnitFile *f = NULL;
+        _cleanup_(unit_file_freep) UnitFile *f = mem;
         ParseState ps = { .section = -1 };
-        size_t path_len = strlen(path), name_len = unit_name ? strlen(unit_name) : 0, arena_size;
-        size_t n_entries = inline_entries_for(size), head;
+        size_t n_entries = inline_entries_for(size);
         int r;
 
-        /* One allocation holds the model, its first entries and sections,
-         * and its arena: a copy of the file (size bytes and the NUL after
-         * them), in which the stored strings of physical lines are ended in
-         * place; the path and the unit name; and a copy of each joined
-         * continuation, no longer than the lines it joins (at least one
-         * terminator among them pays for its NUL): twice the size and a
-         * byte bound them. */
-        head = sizeof(UnitFile) + n_entries * sizeof(UnitEntry) + INLINE_SECTIONS * sizeof(UnitSection);
-        if (size > (SIZE_MAX - 64 - head) / 2 || path_len + name_len > SIZE_MAX - 64 - head - 2 * size - 2) {
-                free(data);
-                return -ENOMEM;
-        }
-        arena_size = 2 * size + 64 + path_len + name_len + 2;
-        f = malloc(head + arena_size);
-        if (!f) {
-                free(data);
-                return -ENOMEM;
-        }
         *f = (UnitFile) {
                 .data = data,
                 .size = size,
+                .data_inline = copy,
+                .allocation = allocation,
                 .is_dropin = is_dropin,
                 .type = unit_name ? unit_type_from_name(unit_name) : _UNIT_TYPE_INVALID,
                 .inline_entries = (UnitEntry *) (void *) (f + 1),
@@ -441,4 +447,50 @@ int unit_file_parse(char *data, size_t size, const char *path, const char *unit_
 
         *ret = TAKE_PTR(f);
         return 0;
+}
+
+int unit_file_parse(char *data, size_t size, const char *path, const char *unit_name,
+                    bool is_dropin, UnitFile **ret) {
+        size_t path_len = strlen(path), name_len = unit_name ? strlen(unit_name) : 0, head, arena_size, room;
+        void *mem;
+
+        room = unit_file_room(size, path_len, name_len, false, &head, &arena_size);
+        mem = room > 0 ? malloc(room) : NULL;
+        if (!mem) {
+                free(data);
+                return -ENOMEM;
+        }
+        return parse_in(mem, room, head, arena_size, data, size, false, path, path_len, unit_name, name_len,
+                        is_dropin, ret);
+}
+
+/* A recycled allocation is used when it is large enough; a new one is a
+ * little larger than needed, so that most files after it fit too. */
+#define RECYCLE_MIN ((size_t) 16384)
+
+int unit_file_parse_copy(const char *data, size_t size, const char *path, const char *unit_name,
+                         bool is_dropin, UnitFile **spare, UnitFile **ret) {
+        size_t path_len = strlen(path), name_len = unit_name ? strlen(unit_name) : 0, head, arena_size, room;
+        void *mem = NULL;
+        char *copy;
+
+        room = unit_file_room(size, path_len, name_len, true, &head, &arena_size);
+        if (room == 0)
+                return -ENOMEM;
+        if (spare && *spare && (*spare)->allocation >= room) {
+                room = (*spare)->allocation;
+                mem = TAKE_PTR(*spare);
+        } else {
+                if (spare)
+                        room = MAX(room + room / 4, RECYCLE_MIN);
+                mem = malloc(room);
+                if (!mem)
+                        return -ENOMEM;
+        }
+        /* The file's bytes after the arena. */
+        copy = (char *) mem + head + arena_size;
+        memcpy(copy, data, size);
+        copy[size] = '\0';
+        return parse_in(mem, room, head, arena_size, copy, size, true, path, path_len, unit_name, name_len,
+                        is_dropin, ret);
 }
