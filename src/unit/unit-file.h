@@ -44,6 +44,7 @@ typedef enum EntryEdit {
 
 typedef struct UnitEntry {
         int section;           /* index into sections, -1 before any section */
+        unsigned key_len;      /* strlen(key): a line is shorter than UNIT_LINE_MAX */
         char *key;             /* stripped */
         char *value;           /* logical value: continuations joined, stripped */
         size_t raw_start;      /* byte range of the entry's physical lines in */
@@ -51,6 +52,7 @@ typedef struct UnitEntry {
         unsigned line_first;
         unsigned line_last;    /* the line systemd reports (the last one read) */
         EntryEdit edit;
+        unsigned value_len;    /* strlen(value) */
         char *edit_text;       /* replacement value or comment reason (owned) */
         char *edit_key;        /* EDIT_REPLACE: a new key (rename), or NULL */
 } UnitEntry;

@@ -170,7 +170,7 @@ static int parse_section_header(ParseState *ps, char *l, size_t n, unsigned line
  * by a NUL over the byte after it (a blank, '=', ']' or the terminator: the
  * copy is never read as the file). raw_start/raw_end delimit its bytes in the file. Returns 1 if
  * the file failed. */
-static int parse_logical(ParseState *ps, char *l, size_t n, bool ascii, unsigned line_first,
+static _always_inline_ int parse_logical(ParseState *ps, char *l, size_t n, bool ascii, unsigned line_first,
                          unsigned line_last, size_t raw_start, size_t raw_end) {
         UnitFile *f = ps->f;
         char *eq, *k, *v;
@@ -234,7 +234,9 @@ static int parse_logical(ParseState *ps, char *l, size_t n, bool ascii, unsigned
         *e = (UnitEntry) {
                 .section = ps->section,
                 .key = k,
+                .key_len = (unsigned) kn,
                 .value = v,
+                .value_len = (unsigned) vn,
                 .raw_start = raw_start,
                 .raw_end = raw_end,
                 .line_first = line_first,
@@ -297,7 +299,7 @@ static int parse_physical(ParseState *ps, const PhysLine *pl, unsigned line) {
         if (i < n && (raw[i] == '#' || raw[i] == ';'))
                 return 0;
 
-        if (!ps->bom_seen && n >= 3 && memcmp(raw, UTF8_BOM, 3) == 0) {
+        if (n >= 3 && raw[0] == UTF8_BOM[0] && !ps->bom_seen && memcmp(raw, UTF8_BOM, 3) == 0) {
                 ps->bom_seen = true;
                 f->has_bom = true;
                 l += 3;
@@ -343,6 +345,12 @@ static int parse_physical(ParseState *ps, const PhysLine *pl, unsigned line) {
                 return 0;
         }
 
+        /* The blanks before the text are passed over already (with a BOM
+         * they come after it, and parse_logical() strips them). */
+        if (l == raw) {
+                l += i;
+                n -= i;
+        }
         /* The arena begins with a copy of the file: the line's text there. */
         return parse_logical(ps, f->arena + (l - f->data), n, pl->ascii, line,
                              line, pl->start, line_end);
