@@ -21,6 +21,7 @@
 #define UNIT_SECTIONS_MAX ((size_t) 65536)      /* section headers per file */
 #define UNIT_ENTRIES_MAX ((size_t) 1048576)     /* assignments per file */
 #define UNIT_DROPINS_MAX ((size_t) 4096)        /* drop-ins per unit */
+#define UNIT_ARENA_SLACK 16
 
 typedef enum SectionState {
         SECTION_KNOWN,         /* valid for the unit type */
@@ -90,7 +91,9 @@ typedef struct UnitFile {
         bool has_bom;
 
         char *arena;           /* storage for the path, names, keys and values:
-                                * allocated with the UnitFile itself */
+                                * allocated with the UnitFile itself; at least
+                                * UNIT_ARENA_SLACK bytes of it follow the last
+                                * string stored (JSON reads ahead) */
         size_t arena_used, arena_size;
         /* The first entries and sections live in the UnitFile's own
          * allocation too; entries/sections point here until they grow. */

@@ -58,11 +58,12 @@ static int entry_to_json(const UnitFile *f, const UnitEntry *e, StrBuf *out) {
                         return -ENOMEM;
                 o = JSON_PUT(o, "{\"key\":");
                 key_at = o;
-                o = json_write_string(o, e->key, kl, &replaced);
+                /* Key and value are in the arena, with room to read ahead. */
+                o = json_write_string_padded(o, e->key, kl, &replaced);
                 key_end = o;
                 o = JSON_PUT(o, ",\"value\":");
                 value_at = o;
-                o = json_write_string(o, e->value, vl, &replaced);
+                o = json_write_string_padded(o, e->value, vl, &replaced);
                 value_end = o;
                 o = JSON_PUT(o, ",\"raw\":");
                 if (raw_len == kl + 1 + vl && raw[kl] == '=' && memcmp(raw, e->key, kl) == 0 &&

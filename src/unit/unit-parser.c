@@ -38,7 +38,7 @@ static char *arena_strndup(UnitFile *f, const char *s, size_t n) {
 
         /* The arena is sized so that it cannot run out (see unit_file_parse);
          * the check guards against a broken invariant, not normal input. */
-        if (n + 1 > f->arena_size - f->arena_used)
+        if (n + 1 + UNIT_ARENA_SLACK > f->arena_size - f->arena_used)
                 return NULL;
         p = f->arena + f->arena_used;
         memcpy(p, s, n);
