@@ -110,7 +110,6 @@ static int read_line(CatReader *r, size_t limit, const char **ret, size_t *ret_l
 
 static bool is_unit_or_dropin(const char *p, size_t n) {
         const char *slash, *dot;
-        char suffix[16];
 
         slash = memrchr(p, '/', n);
         if (!slash || (size_t) (slash - p) + 1 >= n)
@@ -123,11 +122,7 @@ static bool is_unit_or_dropin(const char *p, size_t n) {
                 /* A drop-in lives in a directory whose name ends in ".d". */
                 return slash - p >= 2 && memcmp(slash - 2, ".d", 2) == 0;
 
-        if ((size_t) (p + n - dot - 1) >= sizeof(suffix))
-                return false;
-        memcpy(suffix, dot + 1, (size_t) (p + n - dot - 1));
-        suffix[p + n - dot - 1] = '\0';
-        return unit_type_from_string(suffix) >= 0;
+        return unit_type_from_mem(dot + 1, (size_t) (p + n - dot - 1)) >= 0;
 }
 
 #define ONES UINT64_C(0x0101010101010101)

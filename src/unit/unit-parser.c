@@ -3,6 +3,7 @@
  * config_parse()/parse_line() step by step (see unit-semantics.md §1). */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,14 +101,30 @@ static int fail_file(ParseState *ps, const char *rule, unsigned line, const char
 }
 
 /* Section names must not contain control characters, quotes, backslashes
- * or DEL (systemd's string_is_safe()). */
-static bool section_name_is_safe(const char *s, size_t n) {
-        for (size_t i = 0; i < n; i++) {
-                unsigned char c = (unsigned char) s[i];
+ * or DEL (systemd's string_is_safe()): 1 for the bytes that may be in one. */
+static const uint8_t section_name_char[256] = {
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
 
-                if (c < ' ' || c == 0x7f || c == '"' || c == '\'' || c == '\\')
+static bool section_name_is_safe(const char *s, size_t n) {
+        for (size_t i = 0; i < n; i++)
+                if (!section_name_char[(unsigned char) s[i]])
                         return false;
-        }
         return true;
 }
 
@@ -149,7 +166,7 @@ static int parse_section_header(ParseState *ps, char *l, size_t n, unsigned line
 
         s = &f->sections[f->n_sections];
         *s = (UnitSection) { .name = name, .line = line, .raw_end = raw_end };
-        if (unit_type_has_section(f->type, name))
+        if (unit_type_has_section_n(f->type, name, n - 2))
                 s->state = SECTION_KNOWN;
         else if (startswith(name, "X-"))
                 s->state = SECTION_EXTENSION;

@@ -171,6 +171,48 @@ TEST(sections) {
         EXPECT("[Unit]\nA=1\n[Unit]\nB=2\n", "A=1|B=2", "");
 }
 
+/* Which bytes a section name may hold (systemd's string_is_safe(): no
+ * control characters, DEL, quotes or backslashes), and which names a type
+ * knows, by the whole name: not a prefix of it, nor one letter more. */
+TEST(section_names) {
+        static const struct {
+                const char *unit, *section;
+                SectionState state;
+        } names[] = {
+                { "t.service", "Unit", SECTION_KNOWN },       { "t.service", "Install", SECTION_KNOWN },
+                { "t.service", "Service", SECTION_KNOWN },    { "t.service", "Servic", SECTION_UNKNOWN },
+                { "t.service", "Services", SECTION_UNKNOWN }, { "t.service", "Uni", SECTION_UNKNOWN },
+                { "t.service", "Installs", SECTION_UNKNOWN }, { "t.service", "Socket", SECTION_UNKNOWN },
+                { "t.socket", "Socket", SECTION_KNOWN },      { "t.target", "Install", SECTION_KNOWN },
+                { "t.target", "Target", SECTION_UNKNOWN },    { "t.automount", "Automount", SECTION_KNOWN },
+                { "t.service", "X-Service", SECTION_EXTENSION },
+        };
+
+        for (unsigned c = 1; c < 0x80; c++) {
+                char text[16];
+                bool safe = c >= 0x20 && c != 0x7f && c != '"' && c != '\'' && c != '\\';
+                UnitFile *f;
+
+                if (c == '\n' || c == '\r')
+                        continue;
+                snprintf(text, sizeof(text), "[A%cB]\n", (char) c);
+                f = parse_n(text, strlen(text), "t.service");
+                CHECK_INT_EQ(f->failed_line, safe ? 0 : 1);
+                CHECK_INT_EQ(f->n_sections, safe ? 1 : 0);
+                unit_file_free(f);
+        }
+        for (size_t i = 0; i < ELEMENTSOF(names); i++) {
+                char text[64];
+                UnitFile *f;
+
+                snprintf(text, sizeof(text), "[%s]\n", names[i].section);
+                f = parse_n(text, strlen(text), names[i].unit);
+                CHECK_INT_EQ(f->n_sections, 1);
+                CHECK_INT_EQ(f->sections[0].state, names[i].state);
+                unit_file_free(f);
+        }
+}
+
 static void expect_failure(const char *text, size_t n, const char *rule, unsigned line) {
         UnitFile *f = parse_n(text, n, "t.service");
 
@@ -443,4 +485,4 @@ TEST(storage_growth) {
 TESTS_MAIN(T(storage_growth), T(line_terminators), T(nul_bytes), T(comments), T(continuations), T(bom),
            T(assignments), T(entries_outside_sections), T(sections), T(file_failures),
            T(line_length_limits), T(unitguard_limits), T(no_final_newline), T(writer_round_trip_and_edits), T(json_view),
-           T(json_raw_literal), T(parse_copy_recycles))
+           T(json_raw_literal), T(parse_copy_recycles), T(section_names))
