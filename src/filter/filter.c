@@ -545,6 +545,7 @@ int filter_stream(Filter *f, int fd, const char *source) {
         /* One unit's allocation kept for the next: a stream is parsed
          * file after file. */
         _cleanup_free_ UnitFile *spare = NULL;
+        _cleanup_free_ UnitGroup *spare_group = NULL;
         CatReader reader;
         CatFile cf = {};
         int r;
@@ -577,11 +578,11 @@ int filter_stream(Filter *f, int fd, const char *source) {
                 if (cf.is_note) {
                         if (g) {
                                 r = finish_group(f, g);
-                                g = unit_group_free_recycling(g, &spare);
+                                g = unit_group_free_recycling(g, &spare, &spare_group);
                                 if (r < 0)
                                         break;
                         }
-                        r = unit_group_new(NULL, &g);
+                        r = unit_group_new_reusing(&spare_group, &g);
                         if (r >= 0)
                                 r = take_framing_diags(g, &cf);
                         if (r >= 0)
@@ -611,7 +612,7 @@ int filter_stream(Filter *f, int fd, const char *source) {
 
                         if (g) {
                                 r = finish_group(f, g);
-                                g = unit_group_free_recycling(g, &spare);
+                                g = unit_group_free_recycling(g, &spare, &spare_group);
                                 if (r < 0)
                                         break;
                         }
@@ -620,7 +621,7 @@ int filter_stream(Filter *f, int fd, const char *source) {
                                 r = -ENOMEM;
                                 break;
                         }
-                        r = unit_group_new(NULL, &g);
+                        r = unit_group_new_reusing(&spare_group, &g);
                         if (r < 0)
                                 break;
                         g->name = TAKE_PTR(name);   /* taken, not copied again */
