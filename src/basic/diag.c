@@ -52,11 +52,18 @@ int diag_addv(DiagList *l, DiagSeverity severity, SystemdEffect effect, const ch
         if (r < 0)
                 return r;
 
-        r = vasprintf(&d.message, fmt, ap);
-        if (r < 0) {
-                d.message = NULL;
-                return -ENOMEM;
+        /* Many messages are fixed text or one string ("%s"): no printf. */
+        if (!strchr(fmt, '%'))
+                d.message = strdup(fmt);
+        else if (streq(fmt, "%s")) {
+                const char *text = va_arg(ap, const char *);
+
+                d.message = strdup(text ? text : "(null)");   /* as glibc prints it */
         }
+        else if (vasprintf(&d.message, fmt, ap) < 0)
+                d.message = NULL;
+        if (!d.message)
+                return -ENOMEM;
 
         if (strdup_opt(rule, &d.rule) < 0 || strdup_opt(file, &d.file) < 0 ||
             strdup_opt(section, &d.section) < 0 || strdup_opt(key, &d.key) < 0) {

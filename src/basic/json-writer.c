@@ -153,6 +153,17 @@ char *json_write_uint(char *o, uint64_t v) {
         size_t digits = 1;
         char *end;
 
+        /* Line numbers and sizes are mostly short. */
+        if (v < 10) {
+                *o = (char) ('0' + v);
+                return o + 1;
+        }
+        if (v < 100) {
+                o[0] = (char) ('0' + v / 10);
+                o[1] = (char) ('0' + v % 10);
+                return o + 2;
+        }
+
         /* Counted first, then written from the last digit on. */
         for (uint64_t t = v; t >= 10; t /= 10)
                 digits++;
@@ -164,6 +175,54 @@ char *json_write_uint(char *o, uint64_t v) {
         } while (v > 0);
         return end;
 }
+
+#if defined(__SSE2__) && !defined(JSON_WRITER_SCALAR)
+/* As escape_chunk(), for input followed by at least 15 readable bytes:
+ * the last block is loaded whole and its mask cut to the input. */
+static inline __attribute__((always_inline)) char *escape_padded(const char *s, size_t n, char *o,
+                                                              bool *replaced) {
+        const __m128i space = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\');
+        size_t i = 0;
+
+        while (i < n) {
+                size_t avail = n - i;
+                __m128i v = _mm_loadu_si128((const __m128i *) (const void *) (s + i));
+                unsigned mask;
+
+                _mm_storeu_si128((__m128i *) (void *) o, v);
+                mask = (unsigned) _mm_movemask_epi8(_mm_or_si128(
+                        _mm_cmplt_epi8(v, space), _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bs))));
+                if (avail < 16)
+                        mask &= (1u << avail) - 1;
+                if (mask == 0) {
+                        size_t k = MIN(avail, (size_t) 16);
+
+                        i += k;
+                        o += k;
+                        continue;
+                }
+                {
+                        unsigned k = (unsigned) __builtin_ctz(mask);
+
+                        i += k;
+                        o += k;
+                }
+                o = escape_one(s, n, &i, o, replaced);
+        }
+        return o;
+}
+
+char *json_write_string_padded(char *o, const char *s, size_t n, bool *replaced) {
+        *o++ = '"';
+        o = escape_padded(s, n, o, replaced);
+        *o++ = '"';
+        return o;
+}
+#else
+char *json_write_string_padded(char *o, const char *s, size_t n, bool *replaced) {
+        return json_write_string(o, s, n, replaced);
+}
+#endif
 
 char *json_write_string(char *o, const char *s, size_t n, bool *replaced) {
         size_t i = 0;

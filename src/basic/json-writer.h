@@ -21,6 +21,9 @@ int json_append_cstring(StrBuf *out, const char *s);
  * *replaced is set when a byte became U+FFFD. */
 #define JSON_STRING_ROOM(n) (6 * (n) + 34)
 char *json_write_string(char *o, const char *s, size_t n, bool *replaced);
+/* The same for text followed by at least 15 bytes that may be read (and
+ * are not written out): it is read sixteen bytes at a time to the end. */
+char *json_write_string_padded(char *o, const char *s, size_t n, bool *replaced);
 /* Decimal digits of v at o (at most 20); returns their end. */
 char *json_write_uint(char *o, uint64_t v);
 

@@ -416,25 +416,53 @@ char *path_basename_dup(const char *path) {
         return strdup(s ? s + 1 : path);
 }
 
+/* Past the cap, drop-ins are counted and the unit rejected, but not kept. */
+static bool over_dropin_cap(const UnitGroup *g) {
+        return g->n_files - (g->has_fragment ? 1 : 0) >= UNIT_DROPINS_MAX;
+}
+
+static int count_dropin_over_cap(UnitGroup *g, const char *path) {
+        g->verdict = GROUP_REJECTED;
+        if (g->dropins_over++ == 0)
+                return diag_add(&g->diags, DIAG_ERROR, EFFECT_NONE, "limit.dropins", path, 0, NULL, NULL,
+                                "More than %zu drop-ins for one unit (unitguard's limit); the unit is rejected",
+                                UNIT_DROPINS_MAX);
+        return 0;
+}
+
 /* Parses one file into a group. Takes ownership of data. */
 int add_file(UnitGroup *g, char *data, size_t size, const char *path, bool dropin,
                     char *framing) {
         UnitFile *uf = NULL;
         int r;
 
-        /* Past the cap, drop-ins are counted and the unit rejected, but not kept. */
-        if (dropin && g->n_files - (g->has_fragment ? 1 : 0) >= UNIT_DROPINS_MAX) {
+        if (dropin && over_dropin_cap(g)) {
                 free(data);
                 free(framing);
-                g->verdict = GROUP_REJECTED;
-                if (g->dropins_over++ == 0)
-                        return diag_add(&g->diags, DIAG_ERROR, EFFECT_NONE, "limit.dropins", path, 0, NULL, NULL,
-                                        "More than %zu drop-ins for one unit (unitguard's limit); the unit is rejected",
-                                        UNIT_DROPINS_MAX);
-                return 0;
+                return count_dropin_over_cap(g, path);
         }
 
         r = unit_file_parse(data, size, path, g->name, dropin, &uf);
+        if (r < 0) {
+                free(framing);
+                return r;
+        }
+        return unit_group_add(g, uf, framing);
+}
+
+/* The same for a file of a stream, whose bytes the reader keeps: they are
+ * copied, into *spare's allocation when it is large enough. */
+static int add_file_copy(UnitGroup *g, const char *data, size_t size, const char *path, bool dropin,
+                         char *framing, UnitFile **spare) {
+        UnitFile *uf = NULL;
+        int r;
+
+        if (dropin && over_dropin_cap(g)) {
+                free(framing);
+                return count_dropin_over_cap(g, path);
+        }
+
+        r = unit_file_parse_copy(data, size, path, g->name, dropin, spare, &uf);
         if (r < 0) {
                 free(framing);
                 return r;
@@ -467,8 +495,11 @@ static int keep_note_text(UnitGroup *g, CatFile *cf, const char *source) {
 
         while (blank < cf->size && cf->data[blank] == '\n')
                 blank++;
-        if (blank == cf->size)
-                return unit_group_add(g, NULL, TAKE_PTR(cf->data));
+        if (blank == cf->size) {
+                char *text = cf->borrowed ? strndup(cf->data, cf->size) : TAKE_PTR(cf->data);
+
+                return text ? unit_group_add(g, NULL, text) : -ENOMEM;
+        }
         return diag_add(&g->diags, DIAG_WARNING, EFFECT_NONE, "cat.stray-text", source,
                         cf->header_line + 1 + (unsigned) blank, NULL, NULL,
                         "%zu bytes after the note line '# Unit ...' belong to no file of the stream (a header '# /path' must follow a blank line): not judged, not written",
@@ -511,6 +542,10 @@ static int stream_read_error(Filter *f, const CatReader *reader, UnitGroup *g, i
 
 int filter_stream(Filter *f, int fd, const char *source) {
         _cleanup_(unit_group_freep) UnitGroup *g = NULL;
+        /* One unit's allocation kept for the next: a stream is parsed
+         * file after file. */
+        _cleanup_free_ UnitFile *spare = NULL;
+        _cleanup_free_ UnitGroup *spare_group = NULL;
         CatReader reader;
         CatFile cf = {};
         int r;
@@ -533,9 +568,8 @@ int filter_stream(Filter *f, int fd, const char *source) {
                         r = unit_group_new(f->stdin_name, &g);
                         if (r >= 0) {
                                 g->has_fragment = true;
-                                r = add_file(g, TAKE_PTR(cf.data), cf.size,
-                                             f->stdin_name ? f->stdin_name : source, false,
-                                             TAKE_PTR(cf.framing));
+                                r = add_file_copy(g, cf.data, cf.size, f->stdin_name ? f->stdin_name : source,
+                                                  false, TAKE_PTR(cf.framing), NULL);
                         }
                         cat_file_done(&cf);
                         break;
@@ -544,11 +578,11 @@ int filter_stream(Filter *f, int fd, const char *source) {
                 if (cf.is_note) {
                         if (g) {
                                 r = finish_group(f, g);
-                                g = unit_group_free(g);
+                                g = unit_group_free_recycling(g, &spare, &spare_group);
                                 if (r < 0)
                                         break;
                         }
-                        r = unit_group_new(NULL, &g);
+                        r = unit_group_new_reusing(&spare_group, &g);
                         if (r >= 0)
                                 r = take_framing_diags(g, &cf);
                         if (r >= 0)
@@ -578,7 +612,7 @@ int filter_stream(Filter *f, int fd, const char *source) {
 
                         if (g) {
                                 r = finish_group(f, g);
-                                g = unit_group_free(g);
+                                g = unit_group_free_recycling(g, &spare, &spare_group);
                                 if (r < 0)
                                         break;
                         }
@@ -587,7 +621,7 @@ int filter_stream(Filter *f, int fd, const char *source) {
                                 r = -ENOMEM;
                                 break;
                         }
-                        r = unit_group_new(NULL, &g);
+                        r = unit_group_new_reusing(&spare_group, &g);
                         if (r < 0)
                                 break;
                         g->name = TAKE_PTR(name);   /* taken, not copied again */
@@ -595,8 +629,8 @@ int filter_stream(Filter *f, int fd, const char *source) {
                 }
                 r = take_framing_diags(g, &cf);
                 if (r >= 0)
-                        r = add_file(g, TAKE_PTR(cf.data), cf.size, cf.path, dropin_of != NULL,
-                                     TAKE_PTR(cf.framing));
+                        r = add_file_copy(g, cf.data, cf.size, cf.path, dropin_of != NULL,
+                                          TAKE_PTR(cf.framing), &spare);
                 cat_file_done(&cf);
                 if (r < 0)
                         break;

@@ -27,7 +27,8 @@ void cat_reader_done(CatReader *r) {
 void cat_file_done(CatFile *f) {
         free(f->path);
         free(f->framing);
-        free(f->data);
+        if (!f->borrowed)
+                free(f->data);
         diag_list_done(&f->diags);
         *f = (CatFile) {};
 }
@@ -109,7 +110,6 @@ static int read_line(CatReader *r, size_t limit, const char **ret, size_t *ret_l
 
 static bool is_unit_or_dropin(const char *p, size_t n) {
         const char *slash, *dot;
-        char suffix[16];
 
         slash = memrchr(p, '/', n);
         if (!slash || (size_t) (slash - p) + 1 >= n)
@@ -122,11 +122,7 @@ static bool is_unit_or_dropin(const char *p, size_t n) {
                 /* A drop-in lives in a directory whose name ends in ".d". */
                 return slash - p >= 2 && memcmp(slash - 2, ".d", 2) == 0;
 
-        if ((size_t) (p + n - dot - 1) >= sizeof(suffix))
-                return false;
-        memcpy(suffix, dot + 1, (size_t) (p + n - dot - 1));
-        suffix[p + n - dot - 1] = '\0';
-        return unit_type_from_string(suffix) >= 0;
+        return unit_type_from_mem(dot + 1, (size_t) (p + n - dot - 1)) >= 0;
 }
 
 #define ONES UINT64_C(0x0101010101010101)
@@ -328,15 +324,14 @@ static int read_bare(CatReader *r, StrBuf *content, const char *first, size_t n,
         return 1;
 }
 
-/* Copies buf[from..to) out as the file's content. */
-static int take_content(CatReader *r, size_t from, size_t to, CatFile *ret) {
+/* Lends buf[from..to) as the file's content, without a copy. The byte at
+ * buf[to] becomes its NUL: it is the blank line before the next header
+ * (already read, and kept in the framing) or the NUL after the input. */
+static void take_content(CatReader *r, size_t from, size_t to, CatFile *ret) {
         ret->size = to - from;
-        ret->data = malloc(ret->size + 1);
-        if (!ret->data)
-                return -ENOMEM;
-        memcpy(ret->data, r->buf.data + from, ret->size);
+        ret->data = r->buf.data + from;
         ret->data[ret->size] = '\0';
-        return 0;
+        ret->borrowed = true;
 }
 
 /* A line that may be a header or a note, judged on its first bytes (the
@@ -507,13 +502,10 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
                         if (k < 0)
                                 goto fail;
                         if (k > 0) {
-                                k = take_content(r, r->mark, r->mark + last_blank, ret);
-                                if (k >= 0)
-                                        k = stash_header(r, l, n, term, true, note, path);
-                                else
-                                        free(path);
+                                k = stash_header(r, l, n, term, true, note, path);
                                 if (k < 0)
                                         goto fail;
+                                take_content(r, r->mark, r->mark + last_blank, ret);
                                 return 1;
                         }
                 }
@@ -535,9 +527,7 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
                 k = -EFBIG;
                 goto fail;
         }
-        k = take_content(r, r->mark, r->pos, ret);
-        if (k < 0)
-                goto fail;
+        take_content(r, r->mark, r->pos, ret);
         return 1;
 
 fail:

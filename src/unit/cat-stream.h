@@ -45,8 +45,11 @@ typedef struct CatReader {
 typedef struct CatFile {
         char *path;            /* from the header; NULL for bare input */
         char *framing;         /* bytes before the content: blank line + header */
-        char *data;            /* content, malloc'd with a NUL at data[size] */
+        char *data;            /* content, with a NUL at data[size]: in the reader's
+                                * buffer (borrowed: valid until the next call of
+                                * cat_reader_next()), or malloc'd */
         size_t size;
+        bool borrowed;
         unsigned header_line;  /* line of the header in the stream */
         bool is_note;          /* "# Unit X is masked." and the like: framing only */
         DiagList diags;        /* warnings about the framing (cat.merged-header) */

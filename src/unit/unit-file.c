@@ -7,9 +7,8 @@
 #include "basic/alloc-util.h"
 #include "unit-file.h"
 
-UnitFile *unit_file_free(UnitFile *f) {
-        if (!f)
-                return NULL;
+/* Everything f holds but its own allocation. */
+static void unit_file_release(UnitFile *f) {
         for (size_t i = 0; f->edited && i < f->n_entries; i++)
                 free(f->entries[i].edit_text), free(f->entries[i].edit_key);
         for (size_t i = 0; i < f->n_inserts; i++)
@@ -19,10 +18,29 @@ UnitFile *unit_file_free(UnitFile *f) {
         if (f->sections != f->inline_sections)
                 free(f->sections);
         free(f->inserts);
-        free(f->data);
+        if (!f->data_inline)
+                free(f->data);
         diag_list_done(&f->diags);
+}
+
+UnitFile *unit_file_free(UnitFile *f) {
+        if (!f)
+                return NULL;
+        unit_file_release(f);
         free(f);
         return NULL;
+}
+
+void unit_file_recycle(UnitFile *f, UnitFile **spare) {
+        if (!f)
+                return;
+        unit_file_release(f);
+        if (*spare && (*spare)->allocation >= f->allocation) {
+                free(f);
+                return;
+        }
+        free(*spare);
+        *spare = f;
 }
 
 const char *unit_entry_section(const UnitFile *f, const UnitEntry *e) {

@@ -21,6 +21,7 @@
 #define UNIT_SECTIONS_MAX ((size_t) 65536)      /* section headers per file */
 #define UNIT_ENTRIES_MAX ((size_t) 1048576)     /* assignments per file */
 #define UNIT_DROPINS_MAX ((size_t) 4096)        /* drop-ins per unit */
+#define UNIT_ARENA_SLACK 16
 
 typedef enum SectionState {
         SECTION_KNOWN,         /* valid for the unit type */
@@ -44,6 +45,7 @@ typedef enum EntryEdit {
 
 typedef struct UnitEntry {
         int section;           /* index into sections, -1 before any section */
+        unsigned key_len;      /* strlen(key): a line is shorter than UNIT_LINE_MAX */
         char *key;             /* stripped */
         char *value;           /* logical value: continuations joined, stripped */
         size_t raw_start;      /* byte range of the entry's physical lines in */
@@ -51,6 +53,7 @@ typedef struct UnitEntry {
         unsigned line_first;
         unsigned line_last;    /* the line systemd reports (the last one read) */
         EntryEdit edit;
+        unsigned value_len;    /* strlen(value) */
         char *edit_text;       /* replacement value or comment reason (owned) */
         char *edit_key;        /* EDIT_REPLACE: a new key (rename), or NULL */
 } UnitEntry;
@@ -69,8 +72,11 @@ typedef struct UnitFile {
         UnitType type;
         bool is_dropin;
 
-        char *data;            /* the raw bytes (owned), NUL-terminated */
+        char *data;            /* the raw bytes, NUL-terminated: owned, or in
+                                * the UnitFile's own allocation (data_inline) */
         size_t size;
+        bool data_inline;
+        size_t allocation;     /* bytes in the UnitFile's own allocation */
 
         UnitSection *sections;
         size_t n_sections, allocated_sections;
@@ -85,7 +91,9 @@ typedef struct UnitFile {
         bool has_bom;
 
         char *arena;           /* storage for the path, names, keys and values:
-                                * allocated with the UnitFile itself */
+                                * allocated with the UnitFile itself; at least
+                                * UNIT_ARENA_SLACK bytes of it follow the last
+                                * string stored (JSON reads ahead) */
         size_t arena_used, arena_size;
         /* The first entries and sections live in the UnitFile's own
          * allocation too; entries/sections point here until they grow. */
@@ -103,7 +111,17 @@ typedef struct UnitFile {
  * diagnostics; only allocation failure is an error (-ENOMEM). */
 int unit_file_parse(char *data, size_t size, const char *path, const char *unit_name,
                     bool is_dropin, UnitFile **ret);
+/* The same from bytes the caller keeps: they are copied into the
+ * UnitFile's own allocation. A stream parses one file after another:
+ * *spare, if not NULL, is an earlier UnitFile's allocation
+ * (unit_file_recycle()), used again when it is large enough. */
+int unit_file_parse_copy(const char *data, size_t size, const char *path, const char *unit_name,
+                         bool is_dropin, UnitFile **spare, UnitFile **ret);
 UnitFile *unit_file_free(UnitFile *f);
+/* Frees what f holds and keeps its allocation in *spare for the next
+ * unit_file_parse_copy() (the larger of the two, when *spare has one).
+ * A spare holds nothing else: free() it, not unit_file_free(). */
+void unit_file_recycle(UnitFile *f, UnitFile **spare);
 static inline void unit_file_freep(UnitFile **f) {
         unit_file_free(*f);
 }

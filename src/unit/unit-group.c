@@ -6,13 +6,28 @@
 #include "basic/alloc-util.h"
 #include "unit-group.h"
 
+static void group_init(UnitGroup *g) {
+        *g = (UnitGroup) {};
+        g->files = g->inline_files;
+        g->allocated_files = ELEMENTSOF(g->inline_files);
+}
+
+int unit_group_new_reusing(UnitGroup **spare_group, UnitGroup **ret) {
+        UnitGroup *g = *spare_group ? TAKE_PTR(*spare_group) : malloc(sizeof(UnitGroup));
+
+        if (!g)
+                return -ENOMEM;
+        group_init(g);
+        *ret = g;
+        return 0;
+}
+
 int unit_group_new(const char *name, UnitGroup **ret) {
         UnitGroup *g = new0(UnitGroup, 1);
 
         if (!g)
                 return -ENOMEM;
-        g->files = g->inline_files;
-        g->allocated_files = ELEMENTSOF(g->inline_files);
+        group_init(g);
         if (name) {
                 g->name = strdup(name);
                 if (!g->name) {
@@ -24,11 +39,14 @@ int unit_group_new(const char *name, UnitGroup **ret) {
         return 0;
 }
 
-UnitGroup *unit_group_free(UnitGroup *g) {
+UnitGroup *unit_group_free_recycling(UnitGroup *g, UnitFile **spare, UnitGroup **spare_group) {
         if (!g)
                 return NULL;
         for (size_t i = 0; i < g->n_files; i++) {
-                unit_file_free(g->files[i].file);
+                if (spare)
+                        unit_file_recycle(g->files[i].file, spare);
+                else
+                        unit_file_free(g->files[i].file);
                 free(g->files[i].framing);
                 free(g->files[i].fix_path);
         }
@@ -38,8 +56,15 @@ UnitGroup *unit_group_free(UnitGroup *g) {
         free(g->extra_json);
         free(g->systemd.user);
         diag_list_done(&g->diags);
-        free(g);
+        if (spare_group && !*spare_group)
+                *spare_group = g;
+        else
+                free(g);
         return NULL;
+}
+
+UnitGroup *unit_group_free(UnitGroup *g) {
+        return unit_group_free_recycling(g, NULL, NULL);
 }
 
 /* Room for one more file: the inline room first, then the heap. */

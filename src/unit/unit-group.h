@@ -57,6 +57,12 @@ typedef struct UnitGroup {
 
 int unit_group_new(const char *name, UnitGroup **ret);
 UnitGroup *unit_group_free(UnitGroup *g);
+/* The same, keeping a file's allocation in *spare (unit_file_recycle()),
+ * and the group's own in *spare_group when that is empty (NULL pointers:
+ * nothing kept). A kept group holds nothing: free() it. */
+UnitGroup *unit_group_free_recycling(UnitGroup *g, UnitFile **spare, UnitGroup **spare_group);
+/* unit_group_new(NULL, ret) in *spare_group's allocation, if it has one. */
+int unit_group_new_reusing(UnitGroup **spare_group, UnitGroup **ret);
 static inline void unit_group_freep(UnitGroup **g) {
         unit_group_free(*g);
 }

@@ -47,20 +47,39 @@ static int entry_to_json(const UnitFile *f, const UnitEntry *e, StrBuf *out) {
                 raw_len--;
 
         if (!e->edit_text && raw_len <= ENTRY_FAST_MAX) {
-                size_t kl = strlen(e->key), vl = strlen(e->value);
+                size_t kl = e->key_len, vl = e->value_len;
+                const char *raw = f->data + e->raw_start;
                 bool replaced = false;
-                char *o;
+                char *o, *key_at, *key_end, *value_at, *value_end;
 
                 o = json_begin(out, JSON_STRING_ROOM(kl) + JSON_STRING_ROOM(vl) + JSON_STRING_ROOM(raw_len) +
                                                 128);
                 if (!o)
                         return -ENOMEM;
                 o = JSON_PUT(o, "{\"key\":");
-                o = json_write_string(o, e->key, kl, &replaced);
+                key_at = o;
+                /* Key and value are in the arena, with room to read ahead. */
+                o = json_write_string_padded(o, e->key, kl, &replaced);
+                key_end = o;
                 o = JSON_PUT(o, ",\"value\":");
-                o = json_write_string(o, e->value, vl, &replaced);
+                value_at = o;
+                o = json_write_string_padded(o, e->value, vl, &replaced);
+                value_end = o;
                 o = JSON_PUT(o, ",\"raw\":");
-                o = json_write_string(o, f->data + e->raw_start, raw_len, &replaced);
+                if (raw_len == kl + 1 + vl && raw[kl] == '=' && memcmp(raw, e->key, kl) == 0 &&
+                    memcmp(raw + kl + 1, e->value, vl) == 0) {
+                        /* Most lines are "KEY=VALUE" exactly: the raw text's
+                         * literal is the key's and the value's joined by '='
+                         * (escaping is byte by byte, and no UTF-8 sequence
+                         * spans a '=', valid or not): the key's without its
+                         * closing quote, '=', the value's without its opening one. */
+                        memcpy(o, key_at, (size_t) (key_end - key_at) - 1);
+                        o += key_end - key_at - 1;
+                        *o++ = '=';
+                        memcpy(o, value_at + 1, (size_t) (value_end - value_at) - 1);
+                        o += value_end - value_at - 1;
+                } else
+                        o = json_write_string(o, raw, raw_len, &replaced);
                 o = JSON_PUT(o, ",\"lines\":[");
                 o = json_write_uint(o, e->line_first);
                 *o++ = ',';

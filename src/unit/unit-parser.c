@@ -3,6 +3,7 @@
  * config_parse()/parse_line() step by step (see unit-semantics.md §1). */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,7 +39,7 @@ static char *arena_strndup(UnitFile *f, const char *s, size_t n) {
 
         /* The arena is sized so that it cannot run out (see unit_file_parse);
          * the check guards against a broken invariant, not normal input. */
-        if (n + 1 > f->arena_size - f->arena_used)
+        if (n + 1 + UNIT_ARENA_SLACK > f->arena_size - f->arena_used)
                 return NULL;
         p = f->arena + f->arena_used;
         memcpy(p, s, n);
@@ -100,14 +101,30 @@ static int fail_file(ParseState *ps, const char *rule, unsigned line, const char
 }
 
 /* Section names must not contain control characters, quotes, backslashes
- * or DEL (systemd's string_is_safe()). */
-static bool section_name_is_safe(const char *s, size_t n) {
-        for (size_t i = 0; i < n; i++) {
-                unsigned char c = (unsigned char) s[i];
+ * or DEL (systemd's string_is_safe()): 1 for the bytes that may be in one. */
+static const uint8_t section_name_char[256] = {
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
 
-                if (c < ' ' || c == 0x7f || c == '"' || c == '\'' || c == '\\')
+static bool section_name_is_safe(const char *s, size_t n) {
+        for (size_t i = 0; i < n; i++)
+                if (!section_name_char[(unsigned char) s[i]])
                         return false;
-        }
         return true;
 }
 
@@ -149,7 +166,7 @@ static int parse_section_header(ParseState *ps, char *l, size_t n, unsigned line
 
         s = &f->sections[f->n_sections];
         *s = (UnitSection) { .name = name, .line = line, .raw_end = raw_end };
-        if (unit_type_has_section(f->type, name))
+        if (unit_type_has_section_n(f->type, name, n - 2))
                 s->state = SECTION_KNOWN;
         else if (startswith(name, "X-"))
                 s->state = SECTION_EXTENSION;
@@ -170,7 +187,7 @@ static int parse_section_header(ParseState *ps, char *l, size_t n, unsigned line
  * by a NUL over the byte after it (a blank, '=', ']' or the terminator: the
  * copy is never read as the file). raw_start/raw_end delimit its bytes in the file. Returns 1 if
  * the file failed. */
-static int parse_logical(ParseState *ps, char *l, size_t n, bool ascii, unsigned line_first,
+static _always_inline_ int parse_logical(ParseState *ps, char *l, size_t n, bool ascii, unsigned line_first,
                          unsigned line_last, size_t raw_start, size_t raw_end) {
         UnitFile *f = ps->f;
         char *eq, *k, *v;
@@ -234,7 +251,9 @@ static int parse_logical(ParseState *ps, char *l, size_t n, bool ascii, unsigned
         *e = (UnitEntry) {
                 .section = ps->section,
                 .key = k,
+                .key_len = (unsigned) kn,
                 .value = v,
+                .value_len = (unsigned) vn,
                 .raw_start = raw_start,
                 .raw_end = raw_end,
                 .line_first = line_first,
@@ -297,7 +316,7 @@ static int parse_physical(ParseState *ps, const PhysLine *pl, unsigned line) {
         if (i < n && (raw[i] == '#' || raw[i] == ';'))
                 return 0;
 
-        if (!ps->bom_seen && n >= 3 && memcmp(raw, UTF8_BOM, 3) == 0) {
+        if (n >= 3 && raw[0] == UTF8_BOM[0] && !ps->bom_seen && memcmp(raw, UTF8_BOM, 3) == 0) {
                 ps->bom_seen = true;
                 f->has_bom = true;
                 l += 3;
@@ -343,6 +362,12 @@ static int parse_physical(ParseState *ps, const PhysLine *pl, unsigned line) {
                 return 0;
         }
 
+        /* The blanks before the text are passed over already (with a BOM
+         * they come after it, and parse_logical() strips them). */
+        if (l == raw) {
+                l += i;
+                n -= i;
+        }
         /* The arena begins with a copy of the file: the line's text there. */
         return parse_logical(ps, f->arena + (l - f->data), n, pl->ascii, line,
                              line, pl->start, line_end);
@@ -388,35 +413,41 @@ static size_t inline_entries_for(size_t size) {
         return MIN(size / 24 + 8, (size_t) 1024);
 }
 
-int unit_file_parse(char *data, size_t size, const char *path, const char *unit_name,
+/* The room a UnitFile takes for a file of size bytes: the model, its first
+ * entries and sections (head), and its arena: a copy of the file (size bytes
+ * and the NUL after them), in which the stored strings of physical lines
+ * are ended in place; the path and the unit name; and a copy of each joined
+ * continuation, no longer than the lines it joins (at least one terminator
+ * among them pays for its NUL): twice the size and a byte bound them.
+ * copy: the file's own bytes go in it too. 0 on overflow. */
+static size_t unit_file_room(size_t size, size_t path_len, size_t name_len, bool copy, size_t *ret_head,
+                             size_t *ret_arena) {
+        size_t head = sizeof(UnitFile) + inline_entries_for(size) * sizeof(UnitEntry) +
+                      INLINE_SECTIONS * sizeof(UnitSection);
+
+        if (size > (SIZE_MAX - 128 - head) / 3 || path_len + name_len > SIZE_MAX - 128 - head - 3 * size - 3)
+                return 0;
+        *ret_head = head;
+        *ret_arena = 2 * size + 64 + path_len + name_len + 2;
+        return head + *ret_arena + (copy ? size + 1 : 0);
+}
+
+/* Lays the model out in mem (room bytes from unit_file_room()) and
+ * parses. data is the file: owned (the caller's malloc), or already in
+ * mem (copy). On failure mem is freed, and data with it. */
+static int parse_in(void *mem, size_t allocation, size_t head, size_t arena_size, char *data, size_t size,
+                    bool copy, const char *path, size_t path_len, const char *unit_name, size_t name_len,
                     bool is_dropin, UnitFile **ret) {
-        _cleanup_(unit_file_freep) UnitFile *f = NULL;
+        _cleanup_(unit_file_freep) UnitFile *f = mem;
         ParseState ps = { .section = -1 };
-        size_t path_len = strlen(path), name_len = unit_name ? strlen(unit_name) : 0, arena_size;
-        size_t n_entries = inline_entries_for(size), head;
+        size_t n_entries = inline_entries_for(size);
         int r;
 
-        /* One allocation holds the model, its first entries and sections,
-         * and its arena: a copy of the file (size bytes and the NUL after
-         * them), in which the stored strings of physical lines are ended in
-         * place; the path and the unit name; and a copy of each joined
-         * continuation, no longer than the lines it joins (at least one
-         * terminator among them pays for its NUL): twice the size and a
-         * byte bound them. */
-        head = sizeof(UnitFile) + n_entries * sizeof(UnitEntry) + INLINE_SECTIONS * sizeof(UnitSection);
-        if (size > (SIZE_MAX - 64 - head) / 2 || path_len + name_len > SIZE_MAX - 64 - head - 2 * size - 2) {
-                free(data);
-                return -ENOMEM;
-        }
-        arena_size = 2 * size + 64 + path_len + name_len + 2;
-        f = malloc(head + arena_size);
-        if (!f) {
-                free(data);
-                return -ENOMEM;
-        }
         *f = (UnitFile) {
                 .data = data,
                 .size = size,
+                .data_inline = copy,
+                .allocation = allocation,
                 .is_dropin = is_dropin,
                 .type = unit_name ? unit_type_from_name(unit_name) : _UNIT_TYPE_INVALID,
                 .inline_entries = (UnitEntry *) (void *) (f + 1),
@@ -441,4 +472,50 @@ int unit_file_parse(char *data, size_t size, const char *path, const char *unit_
 
         *ret = TAKE_PTR(f);
         return 0;
+}
+
+int unit_file_parse(char *data, size_t size, const char *path, const char *unit_name,
+                    bool is_dropin, UnitFile **ret) {
+        size_t path_len = strlen(path), name_len = unit_name ? strlen(unit_name) : 0, head, arena_size, room;
+        void *mem;
+
+        room = unit_file_room(size, path_len, name_len, false, &head, &arena_size);
+        mem = room > 0 ? malloc(room) : NULL;
+        if (!mem) {
+                free(data);
+                return -ENOMEM;
+        }
+        return parse_in(mem, room, head, arena_size, data, size, false, path, path_len, unit_name, name_len,
+                        is_dropin, ret);
+}
+
+/* A recycled allocation is used when it is large enough; a new one is a
+ * little larger than needed, so that most files after it fit too. */
+#define RECYCLE_MIN ((size_t) 16384)
+
+int unit_file_parse_copy(const char *data, size_t size, const char *path, const char *unit_name,
+                         bool is_dropin, UnitFile **spare, UnitFile **ret) {
+        size_t path_len = strlen(path), name_len = unit_name ? strlen(unit_name) : 0, head, arena_size, room;
+        void *mem = NULL;
+        char *copy;
+
+        room = unit_file_room(size, path_len, name_len, true, &head, &arena_size);
+        if (room == 0)
+                return -ENOMEM;
+        if (spare && *spare && (*spare)->allocation >= room) {
+                room = (*spare)->allocation;
+                mem = TAKE_PTR(*spare);
+        } else {
+                if (spare)
+                        room = MAX(room + room / 4, RECYCLE_MIN);
+                mem = malloc(room);
+                if (!mem)
+                        return -ENOMEM;
+        }
+        /* The file's bytes after the arena. */
+        copy = (char *) mem + head + arena_size;
+        memcpy(copy, data, size);
+        copy[size] = '\0';
+        return parse_in(mem, room, head, arena_size, copy, size, true, path, path_len, unit_name, name_len,
+                        is_dropin, ret);
 }

@@ -24,56 +24,58 @@ const char *unit_type_to_string(UnitType t) {
 }
 
 /* The first two letters tell the only type the name can be; one compare
- * confirms it. */
-UnitType unit_type_from_string(const char *s) {
-        UnitType t;
-
+ * confirms it. s has n bytes, and s[0] and s[1] may be read when n > 0
+ * (a NUL or more text follows a single byte). */
+static UnitType type_from_prefix(const char *s) {
         switch (s[0]) {
         case 'a':
-                t = UNIT_AUTOMOUNT;
-                break;
+                return UNIT_AUTOMOUNT;
         case 'd':
-                t = UNIT_DEVICE;
-                break;
+                return UNIT_DEVICE;
         case 'm':
-                t = UNIT_MOUNT;
-                break;
+                return UNIT_MOUNT;
         case 'p':
-                t = UNIT_PATH;
-                break;
+                return UNIT_PATH;
         case 's':
                 switch (s[1]) {
                 case 'e':
-                        t = UNIT_SERVICE;
-                        break;
+                        return UNIT_SERVICE;
                 case 'o':
-                        t = UNIT_SOCKET;
-                        break;
+                        return UNIT_SOCKET;
                 case 'w':
-                        t = UNIT_SWAP;
-                        break;
+                        return UNIT_SWAP;
                 case 'l':
-                        t = UNIT_SLICE;
-                        break;
+                        return UNIT_SLICE;
                 case 'c':
-                        t = UNIT_SCOPE;
-                        break;
+                        return UNIT_SCOPE;
                 default:
                         return _UNIT_TYPE_INVALID;
                 }
-                break;
         case 't':
                 if (s[1] == 'a')
-                        t = UNIT_TARGET;
-                else if (s[1] == 'i')
-                        t = UNIT_TIMER;
-                else
-                        return _UNIT_TYPE_INVALID;
-                break;
+                        return UNIT_TARGET;
+                if (s[1] == 'i')
+                        return UNIT_TIMER;
+                return _UNIT_TYPE_INVALID;
         default:
                 return _UNIT_TYPE_INVALID;
         }
-        return streq(type_names[t], s) ? t : _UNIT_TYPE_INVALID;
+}
+
+UnitType unit_type_from_string(const char *s) {
+        UnitType t = type_from_prefix(s);
+
+        return t >= 0 && streq(type_names[t], s) ? t : _UNIT_TYPE_INVALID;
+}
+
+UnitType unit_type_from_mem(const char *s, size_t n) {
+        UnitType t;
+
+        /* Every type name has at least four letters: s[1] is in range. */
+        if (n < 4)
+                return _UNIT_TYPE_INVALID;
+        t = type_from_prefix(s);
+        return t >= 0 && strlen(type_names[t]) == n && memcmp(type_names[t], s, n) == 0 ? t : _UNIT_TYPE_INVALID;
 }
 
 UnitType unit_type_from_name(const char *name) {
@@ -91,13 +93,22 @@ const char *unit_type_section(UnitType t) {
 }
 
 bool unit_type_has_section(UnitType t, const char *section) {
-        if (streq(section, "Unit") || streq(section, "Install"))
+        return unit_type_has_section_n(t, section, strlen(section));
+}
+
+static bool mem_is(const char *s, size_t n, const char *name) {
+        return name && strlen(name) == n && memcmp(s, name, n) == 0;
+}
+
+bool unit_type_has_section_n(UnitType t, const char *section, size_t n) {
+        /* By length first: most sections are one of these. */
+        if ((n == 4 && memcmp(section, "Unit", 4) == 0) || (n == 7 && memcmp(section, "Install", 7) == 0))
                 return true;
         if (t < 0 || t >= _UNIT_TYPE_MAX) {
                 for (int i = 0; i < _UNIT_TYPE_MAX; i++)
-                        if (type_sections[i] && streq(type_sections[i], section))
+                        if (mem_is(section, n, type_sections[i]))
                                 return true;
                 return false;
         }
-        return type_sections[t] && streq(type_sections[t], section);
+        return mem_is(section, n, type_sections[t]);
 }

@@ -29,6 +29,8 @@ typedef enum UnitType {
 
 const char *unit_type_to_string(UnitType t);     /* "service" */
 UnitType unit_type_from_string(const char *s);    /* "service" -> UNIT_SERVICE */
+/* The same for the n bytes at s (no NUL needed). */
+UnitType unit_type_from_mem(const char *s, size_t n);
 /* From a unit name or file name: the text after the last dot. */
 UnitType unit_type_from_name(const char *name);
 /* The type's own section ("Service"), or NULL for target and device. */
@@ -37,3 +39,5 @@ const char *unit_type_section(UnitType t);
  * [Install] and the type's own section. With an invalid type any of the
  * known sections is accepted. */
 bool unit_type_has_section(UnitType t, const char *section);
+/* The same for the n bytes at section (no NUL needed). */
+bool unit_type_has_section_n(UnitType t, const char *section, size_t n);

@@ -260,6 +260,16 @@ TEST(header_path_controls) {
         CHECK(cat_header_path_is_plausible("/etc/systemd/system/a.service", 29));
         CHECK(cat_header_path_is_plausible("/etc/systemd/system/a.service.d/x.conf", 38));
         CHECK(!cat_header_path_is_plausible("/etc/systemd/system/a.servic", 28));
+        /* The type after the last dot is read by length, not up to a NUL:
+         * every type, and what is one byte short or long of one. */
+        CHECK(cat_header_path_is_plausible("/x/a.automount", 14));
+        CHECK(cat_header_path_is_plausible("/x/a.swap", 9));
+        CHECK(!cat_header_path_is_plausible("/x/a.swapx", 10));
+        CHECK(!cat_header_path_is_plausible("/x/a.swa", 8));
+        CHECK(!cat_header_path_is_plausible("/x/a.s", 6));
+        CHECK(!cat_header_path_is_plausible("/x/a.", 5));
+        CHECK(!cat_header_path_is_plausible("/x/a.service", 11));
+        CHECK(!cat_header_path_is_plausible("/x/a.servicexxxxxxxxxxxxxxxxx", 29));
         for (size_t len = 12; len < sizeof(path); len++)
                 for (size_t at = 1; at < len - 8; at++) {
                         static const unsigned char probes[] = { 0x01, 0x1f, 0x7f, 0x20, 0x80, 0xff, 0x9f };

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "basic/json-writer.h"
 #include "tests.h"
 #include "unit/unit-file.h"
 
@@ -170,6 +171,48 @@ TEST(sections) {
         EXPECT("[Unit]\nA=1\n[Unit]\nB=2\n", "A=1|B=2", "");
 }
 
+/* Which bytes a section name may hold (systemd's string_is_safe(): no
+ * control characters, DEL, quotes or backslashes), and which names a type
+ * knows, by the whole name: not a prefix of it, nor one letter more. */
+TEST(section_names) {
+        static const struct {
+                const char *unit, *section;
+                SectionState state;
+        } names[] = {
+                { "t.service", "Unit", SECTION_KNOWN },       { "t.service", "Install", SECTION_KNOWN },
+                { "t.service", "Service", SECTION_KNOWN },    { "t.service", "Servic", SECTION_UNKNOWN },
+                { "t.service", "Services", SECTION_UNKNOWN }, { "t.service", "Uni", SECTION_UNKNOWN },
+                { "t.service", "Installs", SECTION_UNKNOWN }, { "t.service", "Socket", SECTION_UNKNOWN },
+                { "t.socket", "Socket", SECTION_KNOWN },      { "t.target", "Install", SECTION_KNOWN },
+                { "t.target", "Target", SECTION_UNKNOWN },    { "t.automount", "Automount", SECTION_KNOWN },
+                { "t.service", "X-Service", SECTION_EXTENSION },
+        };
+
+        for (unsigned c = 1; c < 0x80; c++) {
+                char text[16];
+                bool safe = c >= 0x20 && c != 0x7f && c != '"' && c != '\'' && c != '\\';
+                UnitFile *f;
+
+                if (c == '\n' || c == '\r')
+                        continue;
+                snprintf(text, sizeof(text), "[A%cB]\n", (char) c);
+                f = parse_n(text, strlen(text), "t.service");
+                CHECK_INT_EQ(f->failed_line, safe ? 0 : 1);
+                CHECK_INT_EQ(f->n_sections, safe ? 1 : 0);
+                unit_file_free(f);
+        }
+        for (size_t i = 0; i < ELEMENTSOF(names); i++) {
+                char text[64];
+                UnitFile *f;
+
+                snprintf(text, sizeof(text), "[%s]\n", names[i].section);
+                f = parse_n(text, strlen(text), names[i].unit);
+                CHECK_INT_EQ(f->n_sections, 1);
+                CHECK_INT_EQ(f->sections[0].state, names[i].state);
+                unit_file_free(f);
+        }
+}
+
 static void expect_failure(const char *text, size_t n, const char *rule, unsigned line) {
         UnitFile *f = parse_n(text, n, "t.service");
 
@@ -331,6 +374,78 @@ TEST(json_view) {
         unit_file_free(f);
 }
 
+/* An entry's "raw" member is the JSON literal of its line, whether the
+ * line is exactly KEY=VALUE (then it is made from the key's and the
+ * value's literals) or not: quotes, backslashes, control characters and
+ * UTF-8 on either side of the '=' (invalid UTF-8 fails the file). */
+TEST(json_raw_literal) {
+        static const char *const lines[] = {
+                "K=v", "K=", "A\"b=c\\d", "T=a\tb\x01\x7f", "U=caf\xc3\xa9", "\xc3\xa9=\xe2\x82\xac",
+                "K=\"q\"", "K = v", " K=v", "K=v ", "K=v\\",
+        };
+
+        for (size_t i = 0; i < ELEMENTSOF(lines); i++) {
+                StrBuf text = {}, want = {}, got = {};
+                UnitFile *f;
+
+                CHECK(strbuf_printf(&text, "[X-Test]\n%s\n", lines[i]) >= 0);
+                f = parse_n(text.data, text.len, "t.service");
+                CHECK_INT_EQ(f->n_entries, 1);
+                CHECK(strbuf_append_str(&want, ",\"raw\":") >= 0);
+                CHECK(json_append_cstring(&want, lines[i]) >= 0);
+                CHECK(strbuf_append_str(&want, ",\"lines\":") >= 0);
+                CHECK(unit_file_to_json(f, NULL, &got) >= 0);
+                CHECK(strstr(got.data, want.data) != NULL);
+                unit_file_free(f);
+                strbuf_done(&text);
+                strbuf_done(&want);
+                strbuf_done(&got);
+        }
+}
+
+/* A stream parses from bytes it keeps and recycles one file's allocation
+ * for the next: a smaller file goes into it, a larger one gets its own,
+ * and each reads as if parsed alone. */
+TEST(parse_copy_recycles) {
+        static const char small[] = "[Unit]\nDescription=small\n",
+                          large_head[] = "[Service]\nExecStart=/bin/true\n";
+        UnitFile *spare = NULL, *f, *g;
+        StrBuf large = {};
+        void *first;
+        char *e;
+
+        CHECK_INT_EQ(unit_file_parse_copy(small, strlen(small), "a.service", "a.service", false, &spare, &f), 0);
+        CHECK(spare == NULL);
+        e = entries(f);
+        CHECK_STR_EQ(e, "Description=small");
+        free(e);
+        first = f;
+        unit_file_recycle(f, &spare);
+        CHECK(spare == first);
+
+        CHECK_INT_EQ(unit_file_parse_copy(small, strlen(small) - 6, "b.service", "b.service", false, &spare, &g), 0);
+        CHECK((void *) g == first);
+        CHECK(spare == NULL);
+        CHECK(g->data_inline);
+        CHECK_INT_EQ(g->size, strlen(small) - 6);
+        CHECK(memcmp(g->data, small, g->size) == 0 && g->data[g->size] == '\0');
+        CHECK_STR_EQ(g->path, "b.service");
+        unit_file_recycle(g, &spare);
+
+        CHECK(strbuf_append_str(&large, large_head) >= 0);
+        for (size_t i = 0; i < 2000; i++)
+                CHECK(strbuf_printf(&large, "Environment=N%zu=%zu\n", i, i) >= 0);
+        CHECK_INT_EQ(unit_file_parse_copy(large.data, large.len, "c.service", "c.service", false, &spare, &f), 0);
+        CHECK(spare == first);   /* too small: kept, not used */
+        CHECK_INT_EQ(f->n_entries, 2001);
+        CHECK_STR_EQ(f->entries[2000].value, "N1999=1999");
+        /* The larger allocation is the one kept. */
+        unit_file_recycle(f, &spare);
+        CHECK(spare != first);
+        free(spare);
+        strbuf_done(&large);
+}
+
 /* The first entries and sections live in the UnitFile's own allocation;
  * past that room they move to the heap, keeping all that came before, and
  * edits of either kind are kept and freed. */
@@ -369,4 +484,5 @@ TEST(storage_growth) {
 
 TESTS_MAIN(T(storage_growth), T(line_terminators), T(nul_bytes), T(comments), T(continuations), T(bom),
            T(assignments), T(entries_outside_sections), T(sections), T(file_failures),
-           T(line_length_limits), T(unitguard_limits), T(no_final_newline), T(writer_round_trip_and_edits), T(json_view))
+           T(line_length_limits), T(unitguard_limits), T(no_final_newline), T(writer_round_trip_and_edits), T(json_view),
+           T(json_raw_literal), T(parse_copy_recycles), T(section_names))
