@@ -441,7 +441,7 @@ int policy_engine_judge(void *userdata, UnitGroup *g) {
         int r;
 
         /* What systemd does, before and without the policy. */
-        r = systemd_predict(g, e->version, e->user_scope, &u.pred);
+        r = systemd_predict(g, e->version, e->user_scope, e->cache, &u.pred);
         if (r < 0)
                 return r;
 

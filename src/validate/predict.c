@@ -80,8 +80,8 @@ static bool starts_processes(const UnitGroup *g, const Prediction *p) {
 }
 
 /* Every line of one file, and where systemd stops reading it. */
-static int predict_file(const UnitGroup *g, const UnitFile *f, Prediction *p, FilePrediction *fp,
-                        Judgement *lines) {
+static int predict_file(const UnitGroup *g, const UnitFile *f, PredictCache *cache, Prediction *p,
+                        FilePrediction *fp, Judgement *lines) {
         JudgeContext ctx = { .version = p->version, .type = f->type, .unit_name = g->name };
         bool reading = true;
         int section = -1; /* the section of the previous entry, and its id */
@@ -100,7 +100,7 @@ static int predict_file(const UnitGroup *g, const UnitFile *f, Prediction *p, Fi
                         section = e->section;
                         section_id = directive_section_from_name(f->sections[section].name);
                 }
-                r = judge_assignment_in(&ctx, section_id, f->sections[section].name, e->key, e->value,
+                r = predict_cache_judge(cache, &ctx, section_id, f->sections[section].name, e->key, e->value,
                                         &fp->lines[i]);
                 if (r < 0)
                         return r;
@@ -158,7 +158,7 @@ static int prediction_layout(const UnitGroup *g, PredictionLayout *ret) {
         return 0;
 }
 
-int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Prediction *ret) {
+int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, PredictCache *cache, Prediction *ret) {
         const UnitFile *main_file = g->has_fragment && g->n_files > 0 ? g->files[0].file : NULL;
         const char *checks_state = "loaded";
         PredictionLayout lay;
@@ -170,9 +170,10 @@ int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Predi
         r = prediction_layout(g, &lay);
         if (r < 0)
                 return r;
-        block = malloc(lay.size);
+        block = cache ? predict_cache_block(cache, lay.size) : malloc(lay.size);
         if (!block)
                 return -ENOMEM;
+        ret->block_borrowed = cache;
         memset(block, 0, lay.checks);
         ret->files = (FilePrediction *) block;
         ret->checks = (UnitCheckResult *) (block + lay.checks);
@@ -183,7 +184,7 @@ int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Predi
 
                 if (!f)
                         continue;
-                r = predict_file(g, f, ret, &ret->files[fi], lines);
+                r = predict_file(g, f, cache, ret, &ret->files[fi], lines);
                 if (r < 0)
                         return r;
                 lines += f->n_entries;
@@ -212,7 +213,8 @@ void prediction_done(Prediction *p) {
         for (size_t fi = 0; fi < p->n_files; fi++)
                 for (size_t i = 0; i < p->files[fi].n_lines; i++)
                         free(p->files[fi].lines[i].message);
-        free(p->files);
+        if (!p->block_borrowed)
+                free(p->files);
         *p = (Prediction) {};
 }
 

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "judge.h"
+#include "predict-cache.h"
 #include "unit-checks.h"
 #include "unit/unit-group.h"
 
@@ -58,11 +59,14 @@ typedef struct Prediction {
         const char *load_state;        /* "loaded", "bad-setting", "error", ... (static) */
         bool starts_processes;         /* the unit itself starts a process */
         bool runs_as_root;             /* ... and it would run as root */
+        bool block_borrowed;           /* files (and all arrays) live in a PredictCache's block */
 } Prediction;
 
 /* Predicts what systemd `version` does with unit g (user_scope: under a
- * user manager). Returns 0 or -ENOMEM; *ret is always initialized. */
-int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Prediction *ret);
+ * user manager). Returns 0 or -ENOMEM; *ret is always initialized.
+ * cache (may be NULL) answers repeated lines and lends the prediction its
+ * memory: then *ret is valid until the next prediction made with it. */
+int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, PredictCache *cache, Prediction *ret);
 void prediction_done(Prediction *p);
 
 /* The judgement of entry i of g->files[fi], or NULL when none was made. */
