@@ -14,14 +14,9 @@
 
 typedef struct CacheEntry {
         uint64_t hash;
+        uint64_t meta;     /* everything of the key but the text (make_key()) */
         uint64_t tick;     /* last use; 0: the slot is empty */
         char *text;        /* section, key, value and (when keyed) unit name, each NUL-terminated */
-        uint32_t section_len, key_len, value_len, unit_len;
-        bool named;        /* the unit name is part of the key */
-        bool has_unit;     /* ... and there is one */
-        DirectiveSection section_id; /* the section, when known (its text is then empty) */
-        unsigned version;
-        UnitType type;
         Judgement j;       /* the message is the entry's */
 } CacheEntry;
 
@@ -35,14 +30,19 @@ struct PredictCache {
 
 /* What the memo is keyed on, measured once. */
 typedef struct CacheKey {
-        uint64_t hash;
+        uint64_t hash, meta;
         const char *section, *key, *value, *unit;
         size_t section_len, key_len, value_len, unit_len;
-        bool named;
-        DirectiveSection section_id;
-        unsigned version;
-        UnitType type;
 } CacheKey;
+
+/* The parts of the key that are not text, with the lengths of the texts,
+ * packed in one word: a candidate is rejected in two compares. Longer
+ * texts or versions out of range are not memoized. */
+#define META_VERSION_MAX 1023u
+#define META_SECTION_LEN_MAX 255u
+#define META_KEY_LEN_MAX 255u
+#define META_VALUE_LEN_MAX 4095u
+#define META_UNIT_LEN_MAX 511u
 
 #define HASH_MUL UINT64_C(0x9e3779b97f4a7c15)
 #define ONES UINT64_C(0x0101010101010101)
@@ -53,20 +53,47 @@ static inline uint64_t has_zero(uint64_t w) {
         return (w - ONES) & ~w & HIGHS;
 }
 
+static inline uint64_t load8(const char *p) {
+        uint64_t w;
+
+        memcpy(&w, p, 8);
+        return w;
+}
+
+/* The last n % 8 bytes of the n at p, in one word, without reading past
+ * them: the last eight bytes (overlapping the words before) when there
+ * are that many, else all of them from a few smaller loads (zero bytes
+ * elsewhere). Every byte is in the word, so is any '%'. */
+static inline uint64_t load_tail(const char *p, size_t n) {
+        uint32_t a, b;
+
+        if (n >= 8)
+                return load8(p + n - 8);
+        if (n >= 4) {
+                memcpy(&a, p, 4);
+                memcpy(&b, p + n - 4, 4);
+                return (uint64_t) a << 32 | b;
+        }
+        if (n == 0)
+                return 0;
+        return (uint64_t) (unsigned char) p[0] << 16 | (uint64_t) (unsigned char) p[n >> 1] << 8 |
+               (unsigned char) p[n - 1];
+}
+
 /* n bytes of s, eight at a time: lines are hashed by the ten thousand.
  * With special set, also whether a '%' or a '\\' is among them. */
 static inline uint64_t hash_bytes(uint64_t h, const char *s, size_t n, bool *special) {
         uint64_t w, any = 0;
+        size_t i;
 
-        for (; n >= 8; s += 8, n -= 8) {
-                memcpy(&w, s, 8);
+        for (i = 0; i + 8 <= n; i += 8) {
+                w = load8(s + i);
                 if (special)
                         any |= has_zero(w ^ ('%' * ONES)) | has_zero(w ^ ('\\' * ONES));
                 h = (h ^ w) * HASH_MUL;
                 h ^= h >> 31;
         }
-        w = 0;
-        memcpy(&w, s, n); /* the bytes past n stay zero: neither '%' nor '\\' */
+        w = i < n ? load_tail(s, n) : 0;
         if (special) {
                 any |= has_zero(w ^ ('%' * ONES)) | has_zero(w ^ ('\\' * ONES));
                 *special = any != 0;
@@ -77,62 +104,68 @@ static inline uint64_t hash_bytes(uint64_t h, const char *s, size_t n, bool *spe
 
 /* Equal bytes, eight at a time, inline: most strings compared are short. */
 static inline bool bytes_equal(const char *a, const char *b, size_t n) {
-        uint64_t x, y;
+        size_t i;
 
-        for (; n >= 8; a += 8, b += 8, n -= 8) {
-                memcpy(&x, a, 8);
-                memcpy(&y, b, 8);
-                if (x != y)
+        for (i = 0; i + 8 <= n; i += 8)
+                if (load8(a + i) != load8(b + i))
                         return false;
-        }
-        return memcmp(a, b, n) == 0;
+        return i == n || load_tail(a, n) == load_tail(b, n);
 }
 
 /* A section systemd knows is keyed by its id (which names it exactly),
- * any other one by its text. */
-static void make_key(const JudgeContext *ctx, UnitType type, DirectiveSection section_id, const char *section,
+ * any other one by its text. Returns false when the line is not to be
+ * memoized (too long). */
+static bool make_key(const JudgeContext *ctx, UnitType type, DirectiveSection section_id, const char *section,
                      const char *key, const char *value, CacheKey *k) {
-        uint64_t h = ((uint64_t) ctx->version << 16 | (uint64_t) (type + 1) << 8 | (uint64_t) (section_id + 1)) *
-                     HASH_MUL;
+        uint64_t h;
         bool special;
 
         k->section = section_id >= 0 ? "" : section;
         k->section_len = section_id >= 0 ? 0 : strlen(section);
+        k->key = key;
         k->key_len = strlen(key);
+        k->value = value;
         k->value_len = strlen(value);
+        if (ctx->version > META_VERSION_MAX || k->section_len > META_SECTION_LEN_MAX ||
+            k->key_len > META_KEY_LEN_MAX || k->value_len > META_VALUE_LEN_MAX ||
+            k->section_len + k->key_len + k->value_len > PREDICT_CACHE_MAX_LINE)
+                return false;
+
+        h = hash_bytes(HASH_MUL, key, k->key_len, NULL);
         if (k->section_len > 0)
                 h = hash_bytes(h, section, k->section_len, NULL);
-        h = hash_bytes(h, key, k->key_len, NULL);
         /* A specifier, or an escape that may become one: the unit name counts. */
         h = hash_bytes(h, value, k->value_len, &special);
-        k->named = special;
         k->unit = special ? ctx->unit_name : NULL;
         k->unit_len = k->unit ? strlen(k->unit) : 0;
-        if (special)
-                h = k->unit ? hash_bytes(h, k->unit, k->unit_len, NULL) : (h ^ 0x5a) * HASH_MUL;
+        if (k->unit_len > META_UNIT_LEN_MAX)
+                return false;
+        if (k->unit)
+                h = hash_bytes(h, k->unit, k->unit_len, NULL);
+
+        k->meta = (uint64_t) ctx->version | (uint64_t) (type + 1) << 10 | (uint64_t) (section_id + 1) << 15 |
+                  (uint64_t) special << 20 | (uint64_t) (k->unit != NULL) << 21 | (uint64_t) k->section_len << 22 |
+                  (uint64_t) k->key_len << 30 | (uint64_t) k->value_len << 38 | (uint64_t) k->unit_len << 50;
         /* Fold the high bits into the low ones, which pick the set. */
+        h ^= k->meta * HASH_MUL;
         h ^= h >> 29;
         h *= UINT64_C(0xbf58476d1ce4e5b9);
         h ^= h >> 32;
         k->hash = h;
-        k->section_id = section_id;
-        k->key = key;
-        k->value = value;
-        k->version = ctx->version;
-        k->type = type;
+        return true;
 }
 
 static bool entry_matches(const CacheEntry *e, const CacheKey *k) {
         const char *t = e->text;
 
-        if (e->hash != k->hash || e->version != k->version || e->type != k->type ||
-            e->section_id != k->section_id || e->named != k->named || e->section_len != k->section_len ||
-            e->key_len != k->key_len || e->value_len != k->value_len || e->unit_len != k->unit_len ||
-            e->has_unit != (k->unit != NULL))
+        if (e->hash != k->hash || e->meta != k->meta)
                 return false;
-        if (!bytes_equal(t, k->section, k->section_len))
-                return false;
-        t += k->section_len + 1;
+        if (k->section_len > 0) {
+                if (!bytes_equal(t, k->section, k->section_len))
+                        return false;
+                t += k->section_len;
+        }
+        t++;
         if (!bytes_equal(t, k->key, k->key_len))
                 return false;
         t += k->key_len + 1;
@@ -176,17 +209,9 @@ static void entry_store(CacheEntry *e, const CacheKey *k, const Judgement *j, ui
 
         *e = (CacheEntry) {
                 .hash = k->hash,
+                .meta = k->meta,
                 .tick = tick,
                 .text = text,
-                .section_len = (uint32_t) k->section_len,
-                .key_len = (uint32_t) k->key_len,
-                .value_len = (uint32_t) k->value_len,
-                .unit_len = (uint32_t) k->unit_len,
-                .named = k->named,
-                .has_unit = k->unit != NULL,
-                .section_id = k->section_id,
-                .version = k->version,
-                .type = k->type,
                 .j = *j,
         };
         e->j.message = message;
@@ -238,8 +263,7 @@ int predict_cache_judge(PredictCache *c, const JudgeContext *ctx, DirectiveSecti
         if (type < 0 || type >= _UNIT_TYPE_MAX)
                 type = ctx->unit_name ? unit_name_to_type(ctx->unit_name) : _UNIT_TYPE_INVALID;
 
-        make_key(ctx, type, section_id, section, key, value, &k);
-        if (k.section_len + k.key_len + k.value_len + k.unit_len > PREDICT_CACHE_MAX_LINE)
+        if (!make_key(ctx, type, section_id, section, key, value, &k))
                 return judge_assignment_in(ctx, section_id, section, key, value, ret);
 
         c->tick++;
