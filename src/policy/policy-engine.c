@@ -36,11 +36,11 @@ static void unit_run_done(UnitRun *u) {
 _printf_(7, 8)
 static int report(UnitRun *u, DiagSeverity sev, SystemdEffect eff, const char *setting,
                   const UnitFile *f, const UnitEntry *e, const char *fmt, ...) {
-        _cleanup_free_ char *rule = NULL;
+        _cleanup_free_ char *rule = strjoin(u->p->name, ":", setting);
         va_list ap;
         int r;
 
-        if (asprintf(&rule, "%s:%s", u->p->name, setting) < 0)
+        if (!rule)
                 return -ENOMEM;
         va_start(ap, fmt);
         /* A continued entry is named by its last physical line, as systemd does. */
