@@ -11,9 +11,7 @@
 #include "predict.h"
 
 bool identity_track(Identity *id, const UnitFile *f, const UnitEntry *e, Verdict v) {
-        /* Most keys matter to none of the checks below: only User= and
-         * DynamicUser= do, unless the line ends the file. */
-        if (v != VERDICT_FATAL && e->key[0] != 'U' && e->key[0] != 'D')
+        if (!identity_tracks(e, v))
                 return true;
 
         /* Named, even if systemd then refuses or ignores the value; an
@@ -104,7 +102,9 @@ static int predict_file(const UnitGroup *g, const UnitFile *f, PredictCache *cac
                                         &fp->lines[i]);
                 if (r < 0)
                         return r;
-                if (reading && !identity_track(&p->identity, f, e, fp->lines[i].verdict)) {
+                p->n_messages += fp->lines[i].message != NULL;
+                if (reading && identity_tracks(e, fp->lines[i].verdict) &&
+                    !identity_track(&p->identity, f, e, fp->lines[i].verdict)) {
                         reading = false;
                         fp->read_until = i;
                 }
@@ -210,16 +210,10 @@ int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Predi
 
 void prediction_done(Prediction *p) {
         /* Only the messages are allocated apart (for lines that have one). */
-        for (size_t fi = 0; fi < p->n_files; fi++)
+        for (size_t fi = 0; p->n_messages > 0 && fi < p->n_files; fi++)
                 for (size_t i = 0; i < p->files[fi].n_lines; i++)
                         free(p->files[fi].lines[i].message);
         if (!p->block_borrowed)
                 free(p->files);
         *p = (Prediction) {};
-}
-
-const Judgement *prediction_line(const Prediction *p, size_t fi, size_t i) {
-        if (fi >= p->n_files || i >= p->files[fi].n_lines)
-                return NULL;
-        return &p->files[fi].lines[i];
 }

@@ -34,6 +34,12 @@ typedef struct Identity {
 /* Follows systemd through one assignment with verdict v. Returns false when
  * systemd stops reading the file there (a fatal error). */
 bool identity_track(Identity *id, const UnitFile *f, const UnitEntry *e, Verdict v);
+/* Whether identity_track() has anything to do with the line: most keys
+ * matter to none of its checks; only User= and DynamicUser= do, unless
+ * the line ends the file. Inline, for callers that walk every line. */
+static inline bool identity_tracks(const UnitEntry *e, Verdict v) {
+        return v == VERDICT_FATAL || e->key[0] == 'U' || e->key[0] == 'D';
+}
 /* No process of the unit switches user: it runs as root. */
 bool identity_runs_as_root(const Identity *id);
 
@@ -60,6 +66,7 @@ typedef struct Prediction {
         bool starts_processes;         /* the unit itself starts a process */
         bool runs_as_root;             /* ... and it would run as root */
         bool block_borrowed;           /* files (and all arrays) live in a PredictCache's block */
+        size_t n_messages;             /* lines with a message (to free) */
 } Prediction;
 
 /* Predicts what systemd `version` does with unit g (user_scope: under a
@@ -70,4 +77,8 @@ int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Predi
 void prediction_done(Prediction *p);
 
 /* The judgement of entry i of g->files[fi], or NULL when none was made. */
-const Judgement *prediction_line(const Prediction *p, size_t fi, size_t i);
+static inline const Judgement *prediction_line(const Prediction *p, size_t fi, size_t i) {
+        if (fi >= p->n_files || i >= p->files[fi].n_lines)
+                return NULL;
+        return &p->files[fi].lines[i];
+}
