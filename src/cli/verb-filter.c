@@ -19,6 +19,7 @@
 #include "lookup/lookup.h"
 #include "policy/policy-engine.h"
 #include "policy/policy-hardware.h"
+#include "validate/predict-cache.h"
 #include "validate/predict.h"
 #include "verbs.h"
 
@@ -279,6 +280,8 @@ static int pipeline(int argc, char **argv, bool check) {
         bool use_policy = true, verbose = false, fix = false;
         const char *check_format = "text";
         PolicyEngine engine = {};
+        /* One memo of systemd's answers for the whole run. */
+        _cleanup_(predict_cache_freep) PredictCache *cache = NULL;
         unsigned target = 0;
         bool framed;
         int c, r = 0;
@@ -434,7 +437,13 @@ static int pipeline(int argc, char **argv, bool check) {
         }
         if (policy && !target && cli_check_version(verb, policy->target, "the policy's target") < 0)
                 return EXIT_USAGE;
+        cache = predict_cache_new();
+        if (!cache) {
+                fprintf(stderr, "unitguard %s: %s\n", verb, strerror(ENOMEM));
+                return EXIT_INPUT;
+        }
         if (policy) {
+                engine.cache = cache;
                 engine.policy = policy;
                 engine.version = target ? target : policy->target;
                 engine.user_scope = scope == LOOKUP_USER;
@@ -461,6 +470,7 @@ static int pipeline(int argc, char **argv, bool check) {
                  * it is asked for (-v, JSON, check). A plain pipe only
                  * parses and writes. */
                 predictor = (FilterPredictor) {
+                        .cache = cache,
                         .version = target ? target : SYSTEMD_VERSION_DEFAULT_TARGET,
                         .user_scope = scope == LOOKUP_USER,
                 };

@@ -61,7 +61,7 @@ int filter_predict_judge(void *userdata, UnitGroup *g) {
         int r;
 
         filter_reject_failed_files(g);
-        r = systemd_predict(g, fp->version, fp->user_scope, &p);
+        r = systemd_predict(g, fp->version, fp->user_scope, fp->cache, &p);
         if (r < 0)
                 return r;
         for (size_t fi = 0; fi < g->n_files; fi++) {

@@ -11,6 +11,7 @@
  * systemd ignores, refuses or accepts with a notice, the findings of its
  * unit-level checks, and the unit's predicted load state and identity. */
 typedef struct FilterPredictor {
+        struct PredictCache *cache; /* a memo of systemd's answers, or NULL */
         unsigned version;
         bool user_scope;
 } FilterPredictor;

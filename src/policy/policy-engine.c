@@ -36,11 +36,11 @@ static void unit_run_done(UnitRun *u) {
 _printf_(7, 8)
 static int report(UnitRun *u, DiagSeverity sev, SystemdEffect eff, const char *setting,
                   const UnitFile *f, const UnitEntry *e, const char *fmt, ...) {
-        _cleanup_free_ char *rule = NULL;
+        _cleanup_free_ char *rule = strjoin(u->p->name, ":", setting);
         va_list ap;
         int r;
 
-        if (asprintf(&rule, "%s:%s", u->p->name, setting) < 0)
+        if (!rule)
                 return -ENOMEM;
         va_start(ap, fmt);
         /* A continued entry is named by its last physical line, as systemd does. */
@@ -146,11 +146,11 @@ static void violation_done(Violation *v) {
 static int find_violation(UnitRun *u, const UnitFile *f, const UnitEntry *e, const JudgeContext *ctx,
                           const Judgement *j, Violation *v) {
         const Policy *p = u->p;
-        const char *section = unit_entry_section(f, e);
         _cleanup_free_ char *bad = NULL, *rule = NULL;
         int r;
 
         if (!j->directive) {
+                const char *section = unit_entry_section(f, e);
                 const Directive *later = directive_lookup(ctx->type, section, e->key);
 
                 if (startswith(e->key, "X-"))
@@ -252,9 +252,8 @@ static int decide_enforce(UnitRun *u, UnitFile *f, size_t i, const JudgeContext 
 /* Decides on one entry, given systemd's view of it. *stop is set when
  * reading of the file ends here (as systemd does for a drop-in, in mirror
  * mode or with "drop-ins: systemd"). */
-static int judge_entry(UnitRun *u, UnitFile *f, size_t fi, size_t i, bool *stop) {
+static int judge_entry(UnitRun *u, UnitFile *f, size_t fi, size_t i, const JudgeContext *ctx, bool *stop) {
         UnitEntry *e = &f->entries[i];
-        JudgeContext ctx = { .version = u->e->version, .type = f->type, .unit_name = u->g->name };
         const Judgement *j = prediction_line(&u->pred, fi, i);
         int r;
 
@@ -280,7 +279,7 @@ static int judge_entry(UnitRun *u, UnitFile *f, size_t fi, size_t i, bool *stop)
 
         if (u->p->mode == MODE_MIRROR)
                 return decide_mirror(u, f, i, j);
-        return decide_enforce(u, f, i, &ctx, j, stop);
+        return decide_enforce(u, f, i, ctx, j, stop);
 }
 
 /* systemd's view of unitguard's output: only entries that are written. */
@@ -366,6 +365,7 @@ static int report_identity(UnitRun *u) {
 
 static int judge_file(UnitRun *u, size_t fi) {
         UnitFile *f = u->g->files[fi].file;
+        const JudgeContext ctx = { .version = u->e->version, .type = f->type, .unit_name = u->g->name };
         int r;
 
         /* Over one of unitguard's own caps: never passed on half-read. */
@@ -393,7 +393,7 @@ static int judge_file(UnitRun *u, size_t fi) {
 
                 if (e->section < 0 || f->sections[e->section].state != SECTION_KNOWN)
                         continue;
-                r = judge_entry(u, f, fi, i, &stop);
+                r = judge_entry(u, f, fi, i, &ctx, &stop);
                 if (r < 0)
                         return r;
                 if (stop) {
@@ -441,7 +441,7 @@ int policy_engine_judge(void *userdata, UnitGroup *g) {
         int r;
 
         /* What systemd does, before and without the policy. */
-        r = systemd_predict(g, e->version, e->user_scope, &u.pred);
+        r = systemd_predict(g, e->version, e->user_scope, e->cache, &u.pred);
         if (r < 0)
                 return r;
 

@@ -25,6 +25,7 @@ typedef struct PolicyEngine {
          * off (a hardware condition then rejects the unit, undecided). */
         struct PolicyHardware *hw;
         unsigned n_waived;     /* findings a waiver (policy or inline) turned into notes */
+        struct PredictCache *cache; /* a memo of systemd's answers, or NULL */
 } PolicyEngine;
 
 /* FilterJudge-compatible: userdata is a PolicyEngine. It remembers which

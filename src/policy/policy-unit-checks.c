@@ -19,40 +19,37 @@ static SystemdEffect effect_of(const UnitCheck *c) {
 
 static int report(const PolicyEngine *e, UnitGroup *g, const UnitFinding *f, bool mirror, bool *rejected) {
         const UnitCheck *c = f->check;
-        _cleanup_free_ char *rule = NULL;
-        _cleanup_free_ char *tail = NULL;
+        _cleanup_free_ char *rule = strjoin(e->policy->name, mirror ? ":mirror." : ":systemd-check.", c->name);
+        const char *tail;
         DiagSeverity sev;
-        int r;
 
-        if (asprintf(&rule, "%s:%s.%s", e->policy->name, mirror ? "mirror" : "systemd-check", c->name) < 0)
+        if (!rule)
                 return -ENOMEM;
 
+        /* One format for the whole message: "...; systemd N <tail>". */
         switch (c->effect) {
         case UNIT_CHECK_WARNING:
                 sev = DIAG_WARNING;
-                r = asprintf(&tail, "systemd %u loads the unit with a warning", e->version);
+                tail = "loads the unit with a warning";
                 break;
         case UNIT_CHECK_NOT_LOADED:
                 /* Like an invalid unit name: nothing systemd would load is
                  * passed on, whatever the policy. */
                 sev = DIAG_ERROR;
                 *rejected = true;
-                r = asprintf(&tail, "systemd %u does not load this unit; unit rejected", e->version);
+                tail = "does not load this unit; unit rejected";
                 break;
         case UNIT_CHECK_REFUSED:
         default:
                 sev = mirror ? DIAG_ERROR : DIAG_WARNING;
                 if (mirror)
                         *rejected = true;
-                r = mirror ? asprintf(&tail, "systemd %u refuses the unit", e->version)
-                           : asprintf(&tail, "systemd %u would refuse to load this unit", e->version);
+                tail = mirror ? "refuses the unit" : "would refuse to load this unit";
                 break;
         }
 
-        if (r < 0)
-                return -ENOMEM;
-        return diag_add(&g->diags, sev, effect_of(c), rule, f->path, f->line, NULL, NULL, "%s%s%s%s; %s",
-                        c->message, f->detail[0] ? " (" : "", f->detail, f->detail[0] ? ")" : "", tail);
+        return diag_add(&g->diags, sev, effect_of(c), rule, f->path, f->line, NULL, NULL, "%s%s%s%s; systemd %u %s",
+                        c->message, f->detail[0] ? " (" : "", f->detail, f->detail[0] ? ")" : "", e->version, tail);
 }
 
 int policy_unit_checks(const PolicyEngine *e, UnitGroup *g, const UnitCheckResult *res, bool *rejected) {

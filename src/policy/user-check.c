@@ -78,9 +78,6 @@ int policy_check_user_value(const Policy *p, unsigned version, const JudgeContex
         const char *s = value;
         int r;
 
-        if (asprintf(ret_setting, "user-names.%s", rule_name(p)) < 0)
-                return -ENOMEM;
-
         /* Names are judged as systemd sees them: specifiers expanded for
          * this unit (the caller has already set aside template values). */
         if (strchr(value, '%')) {
@@ -92,9 +89,9 @@ int policy_check_user_value(const Policy *p, unsigned version, const JudgeContex
         }
 
         while (*s) {
+                _cleanup_free_ char *copy = NULL;
+                const char *limit = NULL, *name = s;
                 size_t n;
-                const char *limit = NULL;
-                char *name;
                 int ok;
 
                 if (list) {
@@ -108,27 +105,34 @@ int policy_check_user_value(const Policy *p, unsigned version, const JudgeContex
                 } else
                         n = strlen(s);
 
-                name = strndup(s, n);
-                if (!name)
-                        return -ENOMEM;
+                /* The last (or only) name is judged in place; one followed
+                 * by more is copied. */
+                if (s[n]) {
+                        copy = strndup(s, n);
+                        if (!copy)
+                                return -ENOMEM;
+                        name = copy;
+                } else
+                        name = s;
                 ok = name_ok(p, version, name, &limit);
-                if (ok == -ENOMEM) {
-                        free(name);
+                if (ok == -ENOMEM)
                         return ok;
-                }
                 if (ok <= 0) {
-                        if (ok == -E2BIG) {
-                                free(*ret_setting);
-                                if (asprintf(ret_setting, "user-names.regex: %s exceeded", limit) < 0) {
-                                        *ret_setting = NULL;
-                                        free(name);
-                                        return -ENOMEM;
-                                }
+                        /* Strings only for a name the policy refuses. */
+                        r = ok == -E2BIG ? asprintf(ret_setting, "user-names.regex: %s exceeded", limit)
+                                         : asprintf(ret_setting, "user-names.%s", rule_name(p));
+                        if (r < 0) {
+                                *ret_setting = NULL;
+                                return -ENOMEM;
                         }
-                        *ret_bad = name;
+                        *ret_bad = copy ? TAKE_PTR(copy) : strdup(name);
+                        if (!*ret_bad) {
+                                free(*ret_setting);
+                                *ret_setting = NULL;
+                                return -ENOMEM;
+                        }
                         return 0;
                 }
-                free(name);
                 s += n;
         }
         return 1;

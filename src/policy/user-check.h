@@ -6,8 +6,9 @@
 
 /* Checks a User=/Group=/SupplementaryGroups=/SocketUser=/SocketGroup=
  * value against the policy's user-name rule. Returns 1 if every name is
- * acceptable, 0 if not (then *ret_bad is the first offending name), or a
- * negative errno. *ret_setting names the rule applied ("user-names.strict"). */
+ * acceptable, 0 if not (then *ret_bad is the first offending name and
+ * *ret_setting names the rule applied, "user-names.strict"), or a negative
+ * errno. Nothing is allocated for an acceptable value. */
 int policy_check_user_value(const Policy *p, unsigned version, const JudgeContext *ctx,
                             const char *key, const char *value, char **ret_bad, char **ret_setting);
 

@@ -11,9 +11,7 @@
 #include "predict.h"
 
 bool identity_track(Identity *id, const UnitFile *f, const UnitEntry *e, Verdict v) {
-        /* Most keys matter to none of the checks below: only User= and
-         * DynamicUser= do, unless the line ends the file. */
-        if (v != VERDICT_FATAL && e->key[0] != 'U' && e->key[0] != 'D')
+        if (!identity_tracks(e, v))
                 return true;
 
         /* Named, even if systemd then refuses or ignores the value; an
@@ -80,8 +78,8 @@ static bool starts_processes(const UnitGroup *g, const Prediction *p) {
 }
 
 /* Every line of one file, and where systemd stops reading it. */
-static int predict_file(const UnitGroup *g, const UnitFile *f, Prediction *p, FilePrediction *fp,
-                        Judgement *lines) {
+static int predict_file(const UnitGroup *g, const UnitFile *f, PredictCache *cache, Prediction *p,
+                        FilePrediction *fp, Judgement *lines) {
         JudgeContext ctx = { .version = p->version, .type = f->type, .unit_name = g->name };
         bool reading = true;
         int section = -1; /* the section of the previous entry, and its id */
@@ -100,11 +98,13 @@ static int predict_file(const UnitGroup *g, const UnitFile *f, Prediction *p, Fi
                         section = e->section;
                         section_id = directive_section_from_name(f->sections[section].name);
                 }
-                r = judge_assignment_in(&ctx, section_id, f->sections[section].name, e->key, e->value,
+                r = predict_cache_judge(cache, &ctx, section_id, f->sections[section].name, e->key, e->value,
                                         &fp->lines[i]);
                 if (r < 0)
                         return r;
-                if (reading && !identity_track(&p->identity, f, e, fp->lines[i].verdict)) {
+                p->n_messages += fp->lines[i].message != NULL;
+                if (reading && identity_tracks(e, fp->lines[i].verdict) &&
+                    !identity_track(&p->identity, f, e, fp->lines[i].verdict)) {
                         reading = false;
                         fp->read_until = i;
                 }
@@ -158,7 +158,7 @@ static int prediction_layout(const UnitGroup *g, PredictionLayout *ret) {
         return 0;
 }
 
-int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Prediction *ret) {
+int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, PredictCache *cache, Prediction *ret) {
         const UnitFile *main_file = g->has_fragment && g->n_files > 0 ? g->files[0].file : NULL;
         const char *checks_state = "loaded";
         PredictionLayout lay;
@@ -170,9 +170,10 @@ int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Predi
         r = prediction_layout(g, &lay);
         if (r < 0)
                 return r;
-        block = malloc(lay.size);
+        block = cache ? predict_cache_block(cache, lay.size) : malloc(lay.size);
         if (!block)
                 return -ENOMEM;
+        ret->block_borrowed = cache;
         memset(block, 0, lay.checks);
         ret->files = (FilePrediction *) block;
         ret->checks = (UnitCheckResult *) (block + lay.checks);
@@ -183,7 +184,7 @@ int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Predi
 
                 if (!f)
                         continue;
-                r = predict_file(g, f, ret, &ret->files[fi], lines);
+                r = predict_file(g, f, cache, ret, &ret->files[fi], lines);
                 if (r < 0)
                         return r;
                 lines += f->n_entries;
@@ -209,15 +210,10 @@ int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Predi
 
 void prediction_done(Prediction *p) {
         /* Only the messages are allocated apart (for lines that have one). */
-        for (size_t fi = 0; fi < p->n_files; fi++)
+        for (size_t fi = 0; p->n_messages > 0 && fi < p->n_files; fi++)
                 for (size_t i = 0; i < p->files[fi].n_lines; i++)
                         free(p->files[fi].lines[i].message);
-        free(p->files);
+        if (!p->block_borrowed)
+                free(p->files);
         *p = (Prediction) {};
-}
-
-const Judgement *prediction_line(const Prediction *p, size_t fi, size_t i) {
-        if (fi >= p->n_files || i >= p->files[fi].n_lines)
-                return NULL;
-        return &p->files[fi].lines[i];
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "judge.h"
+#include "predict-cache.h"
 #include "unit-checks.h"
 #include "unit/unit-group.h"
 
@@ -33,6 +34,12 @@ typedef struct Identity {
 /* Follows systemd through one assignment with verdict v. Returns false when
  * systemd stops reading the file there (a fatal error). */
 bool identity_track(Identity *id, const UnitFile *f, const UnitEntry *e, Verdict v);
+/* Whether identity_track() has anything to do with the line: most keys
+ * matter to none of its checks; only User= and DynamicUser= do, unless
+ * the line ends the file. Inline, for callers that walk every line. */
+static inline bool identity_tracks(const UnitEntry *e, Verdict v) {
+        return v == VERDICT_FATAL || e->key[0] == 'U' || e->key[0] == 'D';
+}
 /* No process of the unit switches user: it runs as root. */
 bool identity_runs_as_root(const Identity *id);
 
@@ -58,12 +65,20 @@ typedef struct Prediction {
         const char *load_state;        /* "loaded", "bad-setting", "error", ... (static) */
         bool starts_processes;         /* the unit itself starts a process */
         bool runs_as_root;             /* ... and it would run as root */
+        bool block_borrowed;           /* files (and all arrays) live in a PredictCache's block */
+        size_t n_messages;             /* lines with a message (to free) */
 } Prediction;
 
 /* Predicts what systemd `version` does with unit g (user_scope: under a
- * user manager). Returns 0 or -ENOMEM; *ret is always initialized. */
-int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Prediction *ret);
+ * user manager). Returns 0 or -ENOMEM; *ret is always initialized.
+ * cache (may be NULL) answers repeated lines and lends the prediction its
+ * memory: then *ret is valid until the next prediction made with it. */
+int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, PredictCache *cache, Prediction *ret);
 void prediction_done(Prediction *p);
 
 /* The judgement of entry i of g->files[fi], or NULL when none was made. */
-const Judgement *prediction_line(const Prediction *p, size_t fi, size_t i);
+static inline const Judgement *prediction_line(const Prediction *p, size_t fi, size_t i) {
+        if (fi >= p->n_files || i >= p->files[fi].n_lines)
+                return NULL;
+        return &p->files[fi].lines[i];
+}

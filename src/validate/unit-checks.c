@@ -199,8 +199,8 @@ static bool slice_name_ok(const char *name) {
         return true;
 }
 
-static bool names_check(Run *run, const char *name) {
-        if (!unit_name_is_valid(name, UNIT_NAME_PLAIN) && add(run, UNIT_CHECK_NAME_INSTANCE, nowhere, NULL))
+static bool names_check(Run *run, const char *name, int kind) {
+        if (kind != UNIT_NAME_PLAIN && add(run, UNIT_CHECK_NAME_INSTANCE, nowhere, NULL))
                 return true;
         if (add(run, UNIT_CHECK_SCOPE_FILE, nowhere, NULL))
                 return true;
@@ -388,9 +388,11 @@ int unit_checks_run(const char *unit_name, const UnitFile *const *files, const J
         Run run = {
                 .res = ret,
                 .version = version,
-                .type = unit_name_to_type(unit_name),
+                .type = _UNIT_TYPE_INVALID,
                 .fragment = n_files > 0 && files[0] ? files[0]->path : NULL,
         };
+        /* The form and the type of the name, in one pass. */
+        int kind = unit_name_classify_type(unit_name, &run.type);
         int r = 0;
 
         /* Only the header: the findings array is large and filled in order. */
@@ -402,7 +404,7 @@ int unit_checks_run(const char *unit_name, const UnitFile *const *files, const J
         if (files[0]->failed_line > 0 || files[0]->limit_line > 0)
                 return 0; /* the file does not load: systemd checks nothing further */
 
-        if (names_check(&run, unit_name))
+        if (names_check(&run, unit_name, kind))
                 return 0;
 
         r = unit_settings_collect(unit_name, run.type, files, judged, n_files, version, &s);

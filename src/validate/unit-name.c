@@ -23,8 +23,9 @@ static const uint8_t valid_name_char[256] = {
                 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
 };
 
-int unit_name_classify(const char *name) {
+int unit_name_classify_type(const char *name, UnitType *ret_type) {
         const char *dot, *at = NULL;
+        UnitType type;
 
         if (!name || !name[0] || strlen(name) >= UNIT_NAME_MAX)
                 return -EINVAL;
@@ -32,7 +33,8 @@ int unit_name_classify(const char *name) {
         dot = strrchr(name, '.');
         if (!dot || dot == name)
                 return -EINVAL;
-        if (unit_type_from_string(dot + 1) < 0)
+        type = unit_type_from_string(dot + 1);
+        if (type < 0)
                 return -EINVAL;
 
         for (const char *p = name; p < dot; p++) {
@@ -45,11 +47,17 @@ int unit_name_classify(const char *name) {
                         return -EINVAL;
         }
 
-        if (!at)
-                return UNIT_NAME_PLAIN;
         if (at == name)
                 return -EINVAL; /* empty prefix */
+        if (ret_type)
+                *ret_type = type;
+        if (!at)
+                return UNIT_NAME_PLAIN;
         return at + 1 == dot ? UNIT_NAME_TEMPLATE : UNIT_NAME_INSTANCE;
+}
+
+int unit_name_classify(const char *name) {
+        return unit_name_classify_type(name, NULL);
 }
 
 bool unit_name_is_valid(const char *name, UnitNameFlags flags) {
@@ -129,9 +137,11 @@ int unit_name_template(const char *name, char **ret) {
 }
 
 UnitType unit_name_to_type(const char *name) {
-        if (unit_name_classify(name) < 0)
+        UnitType type;
+
+        if (unit_name_classify_type(name, &type) < 0)
                 return _UNIT_TYPE_INVALID;
-        return unit_type_from_string(strrchr(name, '.') + 1);
+        return type;
 }
 
 int unit_name_unescape(const char *s, char **ret) {

@@ -22,6 +22,9 @@ typedef enum UnitNameFlags {
 bool unit_name_is_valid(const char *name, UnitNameFlags flags);
 /* Which of the three forms the name has, or -EINVAL when it is not valid. */
 int unit_name_classify(const char *name);
+/* The same, and the type from the suffix in the same pass (*ret_type is
+ * set only for a valid name): for callers that need both. */
+int unit_name_classify_type(const char *name, UnitType *ret_type);
 
 static inline bool unit_name_is_template(const char *name) {
         return unit_name_is_valid(name, UNIT_NAME_TEMPLATE);

@@ -64,9 +64,10 @@ static void add_listen(UnitSettings *s, int name_id, const char *value, SettingA
 }
 
 /* One line of directive name_id with verdict j->verdict. Returns 1 when
- * some check reads the directive, 0 when none does, or -ENOMEM. */
-static int apply(UnitSettings *s, const char *unit_name, unsigned version, int name_id, const char *value,
-                 const Judgement *j, SettingAt at) {
+ * some check reads the directive, 0 when none does, or -ENOMEM. Inline:
+ * most lines are read by no check and leave through the default. */
+static _always_inline_ int apply(UnitSettings *s, const char *unit_name, unsigned version, int name_id,
+                                 const char *value, const Judgement *j, SettingAt at) {
         bool set = j->verdict == VERDICT_OK || j->verdict == VERDICT_NOTICE;
         bool reset = j->verdict == VERDICT_RESET;
         int n;

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* A memo of judge_assignment_in() answers, for one run over many units.
+ *
+ * A judgement is a pure function of the systemd version, the unit type,
+ * the section and key as written, the value, and, through specifier
+ * expansion only, the unit's name. A `systemctl cat` stream repeats the
+ * same lines over and over (After=network.target, Type=oneshot ...), so
+ * the memo answers most lines without judging them again.
+ *
+ * The key is exactly what the judgement depends on: version, type,
+ * section, key and value, plus the unit name whenever the value has a '%'
+ * (a specifier) or a '\\' (an escape that unquoting turns into one, as
+ * "\x25i" in an Exec line or a dependency list). Values without either
+ * never look at the name, so templates, instances and plain units share
+ * their answers there.
+ *
+ * Bounded: a fixed number of slots (4-way sets, the least recently used
+ * one replaced), and lines longer than PREDICT_CACHE_MAX_LINE are judged
+ * every time. */
+
+#include "judge.h"
+
+#define PREDICT_CACHE_MAX_LINE 2048
+
+typedef struct PredictCache PredictCache;
+
+/* NULL on OOM. */
+PredictCache *predict_cache_new(void);
+PredictCache *predict_cache_free(PredictCache *c);
+static inline void predict_cache_freep(PredictCache **c) {
+        *c = predict_cache_free(*c);
+}
+
+/* judge_assignment_in() through the memo (c may be NULL: no memo). ctx->type
+ * must be the unit's type (or _UNIT_TYPE_INVALID with no unit name). *ret
+ * is the same as judge_assignment_in()'s, with a message of its own. */
+int predict_cache_judge(PredictCache *c, const JudgeContext *ctx, DirectiveSection section_id, const char *section,
+                        const char *key, const char *value, Judgement *ret);
+
+/* Counters, for tests: answers from the memo and answers judged. */
+void predict_cache_stats(const PredictCache *c, size_t *ret_hits, size_t *ret_misses);
+
+/* A block of memory kept from unit to unit (systemd_predict()'s per-unit
+ * arrays): at least size bytes, NULL on OOM. Valid until the next call or
+ * predict_cache_free(). */
+void *predict_cache_block(PredictCache *c, size_t size);

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The memo of judgements answers exactly what the judge answers: the same
+ * verdicts, flags and messages, for every unit the value appears in. */
+#include <stdio.h>
+#include <string.h>
+
+#include "basic/macro.h"
+#include "tests.h"
+#include "validate/directive-table.h"
+#include "validate/predict-cache.h"
+#include "validate/unit-name.h"
+
+typedef struct Line {
+        const char *section, *key, *value;
+} Line;
+
+/* Plain, template and instance units of several types: values with
+ * specifiers depend on the name, values without must not. */
+static const char *const units[] = {
+        "foo.service", "foo@.service", "foo@bar.service", "foo@baz.service", "bar@bar.service",
+        "foo.socket",  "foo@.socket",  "foo@bar.socket",  "foo.timer",       "foo.mount",
+        "foo.path",    "foo@x.timer",  NULL, /* no name: the type from the section */
+};
+
+static const Line lines[] = {
+        { "Service", "User", "%i" },
+        { "Service", "User", "%p" },
+        { "Service", "User", "\\x25i" },   /* no unquoting for User=: a literal, bad name */
+        { "Service", "User", "nobody" },
+        { "Service", "User", "" },
+        { "Service", "Group", "%%i" },
+        { "Service", "SupplementaryGroups", "\\x25i adm" }, /* unquoted: "%i" */
+        { "Service", "SupplementaryGroups", "\\045i" },
+        { "Service", "SupplementaryGroups", "'%i' bad!name" },
+        { "Service", "ExecStart", "/bin/echo \\x25i" },     /* the argument becomes "%i" */
+        { "Service", "ExecStart", "/usr/bin/%p-helper --unit=%n" },
+        { "Service", "ExecStart", "/usr/lib/\\x25p/run" },
+        { "Service", "ExecStart", "-/bin/true" },
+        { "Service", "ExecStart", "relative/path" },
+        { "Service", "ExecStartPre", "/bin/sh -c \"echo \\u0025i\"" },
+        { "Service", "WorkingDirectory", "/srv/%i" },
+        { "Service", "WorkingDirectory", "-%i" },
+        { "Service", "Type", "simple" },
+        { "Service", "Type", "bogus" },
+        { "Service", "TimeoutSec", "%i" },
+        { "Service", "Environment", "A=%i B=\\x25n" },
+        { "Service", "Accept", "yes" },   /* a [Socket] key in [Service] */
+        { "Service", "Slice", "%i.slice" },
+        { "Socket", "Accept", "yes" },
+        { "Socket", "Service", "%p@%i.service" },
+        { "Socket", "ListenStream", "/run/%i.sock" },
+        { "Socket", "ExecStartPre", "/bin/echo \\x25i" },
+        { "Timer", "Unit", "%p@%i.service" },
+        { "Timer", "Unit", "foo@.service" },
+        { "Timer", "OnCalendar", "daily" },
+        { "Path", "Unit", "foo.service" },
+        { "Mount", "What", "/dev/%i" },
+        { "Mount", "Options", "ro,%i" },
+        { "Unit", "After", "%i.service network.target" },
+        { "Unit", "Wants", "foo@%i.service bar@\\x25i.service" },
+        { "Unit", "Requires", "foo@.service" },
+        { "Unit", "Description", "Worker %i for %N" },
+        { "Unit", "Description", "100\\x25 done" },
+        { "Unit", "Documentation", "man:foo(8)" },
+        { "Unit", "ConditionPathExists", "!/etc/%i" },
+        { "Unit", "Bogus", "1" },
+        { "Unit", "X-Custom", "%i" },
+        { "Install", "WantedBy", "%i.target" },
+        { "Install", "Alias", "bad name" },
+        { "Install", "DefaultInstance", "%i" },
+        { "Bogus", "Key", "%i" },
+        { "Bogusx", "Key", "%i" },   /* an unknown section: its name is in the message */
+        { "X-Section", "Key", "v" },
+        { "Service", "Unknown%Key", "v" },
+        { "Service", "User", "%Z" },   /* an unknown specifier */
+        { "Service", "User", "%" },
+};
+
+static const unsigned versions[] = { 233, 252, 257 };
+
+static bool same_judgement(const Judgement *a, const Judgement *b) {
+        return a->verdict == b->verdict && a->directive == b->directive && a->invalid == b->invalid &&
+               a->dash_escaped == b->dash_escaped && a->deferred == b->deferred && a->names_root == b->names_root &&
+               a->partial == b->partial && a->machine == b->machine && streq_ptr(a->message, b->message);
+}
+
+/* One line of one unit, with and without the memo; false on a difference. */
+static bool judge_both(PredictCache *c, const char *unit, unsigned version, bool typed, const Line *l) {
+        JudgeContext ctx = {
+                .version = version,
+                .type = typed && unit ? unit_name_to_type(unit) : _UNIT_TYPE_INVALID,
+                .unit_name = unit,
+        };
+        DirectiveSection id = directive_section_from_name(l->section);
+        _cleanup_(judgement_done) Judgement plain = {}, memo = {};
+
+        CHECK_INT_EQ(judge_assignment_in(&ctx, id, l->section, l->key, l->value, &plain), 0);
+        CHECK_INT_EQ(predict_cache_judge(c, &ctx, id, l->section, l->key, l->value, &memo), 0);
+        if (same_judgement(&plain, &memo))
+                return true;
+        fprintf(stderr, "v%u %s [%s] %s=%s: judge %s '%s', memo %s '%s'\n", version, unit ? unit : "(none)",
+                l->section, l->key, l->value, verdict_to_string(plain.verdict), plain.message ? plain.message : "",
+                verdict_to_string(memo.verdict), memo.message ? memo.message : "");
+        return false;
+}
+
+/* Every line in every unit and version, three rounds in different orders,
+ * so that each answer given for one unit is asked for by all the others. */
+TEST(same_answers) {
+        _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
+        size_t n_units = ELEMENTSOF(units), hits, misses, asked = 0;
+
+        CHECK(c);
+        if (!c)
+                return;
+        for (unsigned round = 0; round < 3; round++)
+                for (size_t vi = 0; vi < ELEMENTSOF(versions); vi++)
+                        for (size_t li = 0; li < ELEMENTSOF(lines); li++)
+                                for (size_t k = 0; k < n_units; k++) {
+                                        /* Round 1 walks the units backwards. */
+                                        size_t ui = round == 1 ? n_units - 1 - k : k;
+
+                                        if (!judge_both(c, units[ui], versions[vi], round != 2, &lines[li]))
+                                                tests_failed++;
+                                        asked++;
+                                }
+        predict_cache_stats(c, &hits, &misses);
+        CHECK_INT_EQ(hits + misses, asked);
+        /* Lines without a specifier or escape are shared by all units of a
+         * type: most answers come from the memo. */
+        CHECK(hits > asked / 2);
+        CHECK(misses < asked / 3);
+}
+
+/* A value with a specifier is judged for each name; one without is judged
+ * once for all units of the type. */
+TEST(keyed_on_name_only_when_needed) {
+        _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
+        static const Line plain = { "Service", "ExecStart", "/bin/echo hello" };
+        static const Line spec = { "Service", "ExecStart", "/bin/echo %i" };
+        static const Line escaped = { "Service", "ExecStart", "/bin/echo \\x25i" };
+        size_t hits, misses;
+
+        CHECK(c);
+        if (!c)
+                return;
+        CHECK(judge_both(c, "a@1.service", 252, true, &plain));
+        CHECK(judge_both(c, "a@2.service", 252, true, &plain));
+        CHECK(judge_both(c, "b.service", 252, true, &plain));
+        predict_cache_stats(c, &hits, &misses);
+        CHECK_INT_EQ(misses, 1);
+        CHECK_INT_EQ(hits, 2);
+
+        CHECK(judge_both(c, "a@1.service", 252, true, &spec));
+        CHECK(judge_both(c, "a@.service", 252, true, &spec));
+        CHECK(judge_both(c, "a@1.service", 252, true, &escaped));
+        CHECK(judge_both(c, "a@.service", 252, true, &escaped));
+        CHECK(judge_both(c, "a@1.service", 252, true, &spec));
+        predict_cache_stats(c, &hits, &misses);
+        CHECK_INT_EQ(misses, 5);
+        CHECK_INT_EQ(hits, 3);
+
+        /* The same value in another type or version is judged again. */
+        CHECK(judge_both(c, "b.socket", 252, true, &plain));
+        CHECK(judge_both(c, "b.service", 257, true, &plain));
+        predict_cache_stats(c, &hits, &misses);
+        CHECK_INT_EQ(misses, 7);
+}
+
+/* More distinct lines than the memo holds: old answers are replaced,
+ * never mixed up. */
+TEST(bounded) {
+        _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
+        char value[64];
+        Line l = { "Service", "TimeoutStartSec", value };
+        Line big = { "Service", "Environment", NULL };
+        static char long_value[PREDICT_CACHE_MAX_LINE + 100];
+        size_t hits, misses;
+
+        CHECK(c);
+        if (!c)
+                return;
+        for (unsigned round = 0; round < 2; round++)
+                for (unsigned i = 0; i < 20000; i++) {
+                        snprintf(value, sizeof value, i % 3 ? "%us" : "%ux", i);
+                        if (!judge_both(c, "foo.service", 252, true, &l))
+                                tests_failed++;
+                }
+        predict_cache_stats(c, &hits, &misses);
+        CHECK_INT_EQ(hits + misses, 40000);
+        CHECK(misses > 20000); /* more than it holds: the second round misses too */
+
+        /* A line too long for the memo is judged every time. */
+        memset(long_value, 'a', sizeof long_value - 1);
+        memcpy(long_value, "A=", 2);
+        big.value = long_value;
+        CHECK(judge_both(c, "foo.service", 252, true, &big));
+        CHECK(judge_both(c, "foo.service", 252, true, &big));
+        predict_cache_stats(c, &hits, &misses);
+        CHECK_INT_EQ(hits + misses, 40000);
+}
+
+TEST(no_memo) {
+        static const Line l = { "Service", "User", "%i" };
+
+        /* NULL: the judge itself. */
+        CHECK(judge_both(NULL, "foo@bar.service", 252, true, &l));
+}
+
+TESTS_MAIN(T(same_answers), T(keyed_on_name_only_when_needed), T(bounded), T(no_memo))
