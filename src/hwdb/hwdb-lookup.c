@@ -241,23 +241,19 @@ static int pattern_reserve(HwdbLookup *l, const HwdbBin *b, size_t extra) {
 /* Pushes the node at off onto the scan stack: its edge byte (if any) and its
  * prefix from byte skip on join the pattern. Returns 0 without pushing when
  * the pattern so far cannot match any start of the key. */
-static int scan_enter(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, size_t skip,
-                      uint8_t mode, uint8_t bracket) {
+static int scan_enter_node(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_t off, int edge,
+                           size_t skip, uint8_t mode, uint8_t bracket) {
         const size_t words = l->glob->words;
         uint64_t *parent, *s = NULL;
         HwdbScanFrame *f;
-        HwdbNode n;
         size_t mark = l->pattern_len, len;
         const char *p;
         int r;
 
-        r = hwdb_bin_node(b, off, &n);
-        if (r < 0)
-                return r;
         if (++l->visits > l->max_visits || l->n_stack >= HWDB_MAX_DEPTH)
                 return -ELOOP;
 
-        p = n.prefix + skip;
+        p = n->prefix + skip;
         len = strlen(p);
         r = pattern_reserve(l, b, len + 1);
         if (r < 0)
@@ -289,7 +285,7 @@ static int scan_enter(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, s
         if (r < 0)
                 return r;
         f = &l->stack[l->n_stack++];
-        f->node = n;
+        f->node = *n;
         f->off = off;
         f->next_child = 0;
         f->mode = mode;
@@ -302,14 +298,102 @@ prune:
         return 0;
 }
 
+static int scan_enter(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, size_t skip,
+                      uint8_t mode, uint8_t bracket) {
+        HwdbNode n;
+        int r;
+
+        r = hwdb_bin_node(b, off, &n);
+        if (r < 0)
+                return r;
+        return scan_enter_node(l, b, &n, off, edge, skip, mode, bracket);
+}
+
+/* fnmatch(3) with flags 0 for p, read as if a '*' came first when
+ * leading_star, on s: literal bytes, '*' and '?' by the usual greedy walk
+ * (the last '*' takes one more byte on a mismatch), which is exact for
+ * them. Returns -1 when it meets '[' or '\\', which it leaves to fnmatch.
+ * Pattern bytes it never reaches do not matter: it then has either failed
+ * on a literal before any '*', or run out of key where every byte left but
+ * '*' needs one more. */
+static int simple_match(const char *p, const char *s, bool leading_star) {
+        const char *star = leading_star ? p : NULL, *mark = s;
+
+        if (leading_star && *p == '\0')
+                return 1;
+        while (*s != '\0') {
+                char c = *p;
+
+                if (c == '[' || c == '\\')
+                        return -1;
+                if (c == '?' || (c == *s && c != '*')) {
+                        p++;
+                        s++;
+                } else if (c == '*') {
+                        star = ++p;
+                        mark = s;
+                        if (*p == '\0')
+                                return 1;       /* a last '*' takes the rest */
+                } else if (star) {
+                        p = star;
+                        s = ++mark;
+                } else
+                        return 0;
+        }
+        while (*p == '*')
+                p++;
+        return *p == '\0';
+}
+
+/* A glob start without children, the most common kind (a pattern's last
+ * '*'): its pattern (edge byte, then the prefix from skip) is matched
+ * against the rest of the key directly, without the matcher's per-key
+ * tables or the scan stack. */
+static int glob_leaf(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, int edge, size_t skip,
+                     const char *key, size_t pos) {
+        const char *p = n->prefix + skip, *s = key + pos;
+        int m, r;
+
+        if (++l->visits > l->max_visits)
+                return -ELOOP;
+        if (n->n_values == 0)
+                return 0;
+
+        if (edge == '*')
+                m = simple_match(p, s, true);
+        else if (edge == '?')
+                m = *s == '\0' ? 0 : simple_match(p, s + 1, false);
+        else if (edge < 0)
+                m = simple_match(p, s, false);
+        else
+                m = -1;
+        if (m < 0) {
+                size_t len = strlen(p);
+
+                l->pattern_len = 0;
+                r = pattern_reserve(l, b, len + 1);
+                if (r < 0)
+                        return r;
+                if (edge >= 0)
+                        l->pattern[l->pattern_len++] = (char) edge;
+                memcpy(l->pattern + l->pattern_len, p, len + 1);
+                m = fnmatch(l->pattern, s, 0) == 0;
+                l->pattern_len = 0;
+        }
+        return m ? add_values(l, b, n) : 0;
+}
+
 /* Depth-first walk below one glob start: children in edge order first, then
  * the node itself, testing every node that has values against the rest of
  * the key. */
-static int glob_scan(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, size_t skip,
-                     const char *key, size_t pos) {
+static int glob_scan(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_t off, int edge,
+                     size_t skip, const char *key, size_t pos) {
         uint8_t mode;
         bool one_word;
         int r;
+
+        if (n->n_children == 0 && !l->no_prune)
+                return glob_leaf(l, b, n, edge, skip, key, pos);
 
         if (!l->glob_ready) {
                 r = hwdb_glob_key_init(l->glob, key, l->key_len);
@@ -329,7 +413,7 @@ static int glob_scan(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, si
                 hwdb_glob_set_single(l->glob, l->sets, pos);
         }
 
-        r = scan_enter(l, b, off, edge, skip, mode, BRACKET_NONE);
+        r = scan_enter_node(l, b, n, off, edge, skip, mode, BRACKET_NONE);
         if (r < 0)
                 return r;
 
@@ -390,7 +474,13 @@ static bool is_glob_byte(char c) {
 
 static int glob_scans(HwdbLookup *l, const HwdbBin *b, const HwdbPathStep *step, const char *key) {
         for (unsigned g = 0; g < step->n_globs; g++) {
-                int r = glob_scan(l, b, step->globs[g], step->glob_c[g], 0, key, step->end);
+                HwdbNode n;
+                int r;
+
+                r = hwdb_bin_node(b, step->globs[g], &n);
+                if (r < 0)
+                        return r;
+                r = glob_scan(l, b, &n, step->globs[g], step->glob_c[g], 0, key, step->end);
                 if (r < 0)
                         return r;
         }
@@ -416,7 +506,7 @@ static int walk(HwdbLookup *l, const HwdbBin *b, uint64_t off, size_t i, const c
                  * the first glob byte; from there fnmatch takes over. */
                 for (j = 0; n.prefix[j] != '\0'; j++) {
                         if (is_glob_byte(n.prefix[j]))
-                                return glob_scan(l, b, off, -1, j, key, i + j);
+                                return glob_scan(l, b, &n, off, -1, j, key, i + j);
                         if (n.prefix[j] != key[i + j])
                                 return 0;
                 }
