@@ -28,6 +28,7 @@ struct HwdbScanFrame {
         unsigned next_child;
         uint8_t mode;           /* MATCH_* */
         uint8_t bracket;        /* BRACKET_* */
+        size_t bracket_at;      /* where in the pattern an open bracket began */
         size_t pattern_mark;    /* pattern length before this node */
 };
 
@@ -44,8 +45,9 @@ struct HwdbPathStep {
 /* How far the position set can be trusted for the pattern read so far. */
 enum {
         MATCH_EXACT,            /* exactly fnmatch's answer */
-        MATCH_SUPERSET,         /* brackets were counted as '?': may say yes
-                                 * wrongly, never no; fnmatch decides */
+        MATCH_SUPERSET,         /* a bracket with a range was counted as '?':
+                                 * may say yes wrongly, never no; fnmatch
+                                 * decides */
         MATCH_OFF,              /* unknown ('\\', classes): no pruning */
 };
 
@@ -57,12 +59,35 @@ enum {
         BRACKET_INSIDE,         /* after the first member */
 };
 
-/* Advances the set over one pattern byte. A bracket expression matches one
- * byte of a set we do not model, so it counts as '?' (a superset); its
- * members are skipped. Returns true when the set became empty, i.e. the
- * subtree can be skipped. */
-static inline bool pattern_step(const HwdbGlobKey *k, uint64_t *s, uint8_t *mode, uint8_t *bracket,
-                         uint8_t c) {
+/* Ends the bracket expression pattern[from] ('[') to pattern[to] (']'):
+ * the set was advanced as if by '?' at its '[', now only the positions
+ * after a member byte (or, negated, after any other byte) stay. A range
+ * ('-' between members) is not modelled: the set stays a superset. Returns
+ * true when the set became empty. */
+static bool bracket_close(HwdbLookup *l, uint64_t *s, uint8_t *mode, size_t from, size_t to) {
+        const char *p = l->pattern;
+        size_t i = from + 1;
+        bool negated = p[i] == '!' || p[i] == '^';
+
+        if (negated)
+                i++;
+        for (size_t j = i + 1; j + 1 < to; j++)
+                if (p[j] == '-') {
+                        *mode = MATCH_SUPERSET;
+                        return false;
+                }
+        hwdb_glob_restrict(l->glob, s, p + i, to - i, negated);
+        return hwdb_glob_set_empty(l->glob, s);
+}
+
+/* Advances the set over the pattern byte at pattern[at]. A bracket
+ * expression counts as '?' until it closes, then as its members; a class
+ * inside it or a backslash anywhere turns the set off. Returns true when
+ * the set became empty, i.e. the subtree can be skipped. */
+static inline bool pattern_step(HwdbLookup *l, uint64_t *s, uint8_t *mode, uint8_t *bracket,
+                                size_t *bracket_at, size_t at) {
+        uint8_t c = (uint8_t) l->pattern[at];
+
         if (*mode == MATCH_OFF)
                 return false;
 
@@ -74,9 +99,10 @@ static inline bool pattern_step(const HwdbGlobKey *k, uint64_t *s, uint8_t *mode
                 }
                 if (*bracket == BRACKET_OPEN && (c == '!' || c == '^'))
                         *bracket = BRACKET_NEGATED;
-                else if (*bracket == BRACKET_INSIDE && c == ']')
+                else if (*bracket == BRACKET_INSIDE && c == ']') {
                         *bracket = BRACKET_NONE;
-                else
+                        return bracket_close(l, s, mode, *bracket_at, at);
+                } else
                         *bracket = BRACKET_INSIDE;  /* a first ']' is a member */
                 return false;
         }
@@ -88,16 +114,16 @@ static inline bool pattern_step(const HwdbGlobKey *k, uint64_t *s, uint8_t *mode
         if (c == '[') {
                 /* If it never closes, fnmatch takes '[' literally, which '?'
                  * covers too; the bytes after it are never stepped then. */
-                *mode = MATCH_SUPERSET;
                 *bracket = BRACKET_OPEN;
+                *bracket_at = at;
                 c = '?';
         }
-        if (k->words == 1) {
-                s[0] = hwdb_glob_step1(k, s[0], c);
+        if (l->glob->words == 1) {
+                s[0] = hwdb_glob_step1(l->glob, s[0], c);
                 return s[0] == 0;
         }
-        (void) hwdb_glob_step(k, s, s, c);
-        return hwdb_glob_set_empty(k, s);
+        (void) hwdb_glob_step(l->glob, s, s, c);
+        return hwdb_glob_set_empty(l->glob, s);
 }
 
 void hwdb_lookup_done(HwdbLookup *l) {
@@ -242,7 +268,7 @@ static int pattern_reserve(HwdbLookup *l, const HwdbBin *b, size_t extra) {
  * prefix from byte skip on join the pattern. Returns 0 without pushing when
  * the pattern so far cannot match any start of the key. */
 static int scan_enter_node(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_t off, int edge,
-                           size_t skip, uint8_t mode, uint8_t bracket) {
+                           size_t skip, uint8_t mode, uint8_t bracket, size_t bracket_at) {
         const size_t words = l->glob->words;
         uint64_t *parent, *s = NULL;
         HwdbScanFrame *f;
@@ -272,13 +298,13 @@ static int scan_enter_node(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, u
         }
         if (edge >= 0) {
                 l->pattern[l->pattern_len++] = (char) edge;
-                if (pattern_step(l->glob, s, &mode, &bracket, (uint8_t) edge))
+                if (pattern_step(l, s, &mode, &bracket, &bracket_at, l->pattern_len - 1))
                         goto prune;
         }
         memcpy(l->pattern + l->pattern_len, p, len);
         l->pattern_len += len;
-        for (size_t i = 0; mode != MATCH_OFF && i < len; i++)
-                if (pattern_step(l->glob, s, &mode, &bracket, (uint8_t) p[i]))
+        for (size_t i = l->pattern_len - len; mode != MATCH_OFF && i < l->pattern_len; i++)
+                if (pattern_step(l, s, &mode, &bracket, &bracket_at, i))
                         goto prune;
 
         r = RESERVE(l->stack, l->stack_allocated, l->n_stack + 1);
@@ -290,6 +316,7 @@ static int scan_enter_node(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, u
         f->next_child = 0;
         f->mode = mode;
         f->bracket = bracket;
+        f->bracket_at = bracket_at;
         f->pattern_mark = mark;
         return 0;
 
@@ -299,14 +326,14 @@ prune:
 }
 
 static int scan_enter(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, size_t skip,
-                      uint8_t mode, uint8_t bracket) {
+                      uint8_t mode, uint8_t bracket, size_t bracket_at) {
         HwdbNode n;
         int r;
 
         r = hwdb_bin_node(b, off, &n);
         if (r < 0)
                 return r;
-        return scan_enter_node(l, b, &n, off, edge, skip, mode, bracket);
+        return scan_enter_node(l, b, &n, off, edge, skip, mode, bracket, bracket_at);
 }
 
 /* fnmatch(3) with flags 0 for p, read as if a '*' came first when
@@ -413,7 +440,7 @@ static int glob_scan(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_
                 hwdb_glob_set_single(l->glob, l->sets, pos);
         }
 
-        r = scan_enter_node(l, b, n, off, edge, skip, mode, BRACKET_NONE);
+        r = scan_enter_node(l, b, n, off, edge, skip, mode, BRACKET_NONE, 0);
         if (r < 0)
                 return r;
 
@@ -434,7 +461,7 @@ static int glob_scan(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_
                         if (one_word && f->mode != MATCH_OFF && f->bracket == BRACKET_NONE && c != '[' &&
                             c != '\\' && hwdb_glob_step1(l->glob, l->sets[l->n_stack], c) == 0)
                                 continue;
-                        r = scan_enter(l, b, child, c, 0, f->mode, f->bracket);
+                        r = scan_enter(l, b, child, c, 0, f->mode, f->bracket, f->bracket_at);
                         if (r < 0)
                                 return r;
                         continue;
