@@ -202,6 +202,13 @@ int hwdb_batch_lookup(HwdbBatch *t, HwdbLookup *l, const HwdbBin *b) {
 
                 if (i + PREFETCH_AHEAD < t->n_keys)
                         __builtin_prefetch(t->keys[i + PREFETCH_AHEAD].key);
+                /* A key asked again (sorted, so it follows itself) shares
+                 * the answer already kept. */
+                if (i > 0 && k->len == k[-1].len && memcmp(k->key, k[-1].key, k->len) == 0) {
+                        t->first[k->index] = t->first[k[-1].index];
+                        t->count[k->index] = t->count[k[-1].index];
+                        continue;
+                }
                 n = hwdb_lookup_next(l, b, k->key);
                 if (n < 0)
                         return n;

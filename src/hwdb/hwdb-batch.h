@@ -15,6 +15,9 @@
  * are in the cache. On bench/hwdb-bench.py's 50,000 keys from the real
  * patterns this halves the instructions per key and the cache misses.
  *
+ * A key that comes more than once is looked up once: its copies share
+ * the answer.
+ *
  * The answers are kept until the batch is cleared. Their total is capped
  * (HWDB_BATCH_MAX_PROPS): a batch whose answers would exceed it fails with
  * -ENOBUFS, and the caller looks its keys up one by one instead. */

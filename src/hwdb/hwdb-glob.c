@@ -167,3 +167,18 @@ bool hwdb_glob_step(const HwdbGlobKey *k, uint64_t *dst, const uint64_t *src, ui
         }
         return true;
 }
+
+void hwdb_glob_restrict(const HwdbGlobKey *k, uint64_t *s, const char *members, size_t n, bool negated) {
+        const size_t words = k->words;
+
+        for (size_t i = 0; i < words; i++) {
+                uint64_t m = 0;
+
+                for (size_t j = 0; j < n; j++) {
+                        uint8_t c = (uint8_t) members[j];
+
+                        m |= words == 1 ? k->direct[c] : k->masks[(size_t) k->index[c] * words + i];
+                }
+                s[i] &= negated ? ~m : m;
+        }
+}

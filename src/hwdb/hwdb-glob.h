@@ -60,6 +60,11 @@ static inline uint64_t hwdb_glob_step1(const HwdbGlobKey *k, uint64_t s, uint8_t
         return (s << 1) & (c == '?' ? k->valid[0] : k->direct[c]);
 }
 
+/* s &= the positions just after a byte of members[0..n) (negated: after
+ * any other byte): a bracket expression's step, given the set advanced
+ * by '?' over it. */
+void hwdb_glob_restrict(const HwdbGlobKey *k, uint64_t *s, const char *members, size_t n, bool negated);
+
 static inline bool hwdb_glob_set_empty(const HwdbGlobKey *k, const uint64_t *s) {
         uint64_t acc = 0;
 

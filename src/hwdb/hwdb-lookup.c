@@ -28,6 +28,7 @@ struct HwdbScanFrame {
         unsigned next_child;
         uint8_t mode;           /* MATCH_* */
         uint8_t bracket;        /* BRACKET_* */
+        size_t bracket_at;      /* where in the pattern an open bracket began */
         size_t pattern_mark;    /* pattern length before this node */
 };
 
@@ -44,8 +45,9 @@ struct HwdbPathStep {
 /* How far the position set can be trusted for the pattern read so far. */
 enum {
         MATCH_EXACT,            /* exactly fnmatch's answer */
-        MATCH_SUPERSET,         /* brackets were counted as '?': may say yes
-                                 * wrongly, never no; fnmatch decides */
+        MATCH_SUPERSET,         /* a bracket with a range was counted as '?':
+                                 * may say yes wrongly, never no; fnmatch
+                                 * decides */
         MATCH_OFF,              /* unknown ('\\', classes): no pruning */
 };
 
@@ -57,12 +59,35 @@ enum {
         BRACKET_INSIDE,         /* after the first member */
 };
 
-/* Advances the set over one pattern byte. A bracket expression matches one
- * byte of a set we do not model, so it counts as '?' (a superset); its
- * members are skipped. Returns true when the set became empty, i.e. the
- * subtree can be skipped. */
-static inline bool pattern_step(const HwdbGlobKey *k, uint64_t *s, uint8_t *mode, uint8_t *bracket,
-                         uint8_t c) {
+/* Ends the bracket expression pattern[from] ('[') to pattern[to] (']'):
+ * the set was advanced as if by '?' at its '[', now only the positions
+ * after a member byte (or, negated, after any other byte) stay. A range
+ * ('-' between members) is not modelled: the set stays a superset. Returns
+ * true when the set became empty. */
+static bool bracket_close(HwdbLookup *l, uint64_t *s, uint8_t *mode, size_t from, size_t to) {
+        const char *p = l->pattern;
+        size_t i = from + 1;
+        bool negated = p[i] == '!' || p[i] == '^';
+
+        if (negated)
+                i++;
+        for (size_t j = i + 1; j + 1 < to; j++)
+                if (p[j] == '-') {
+                        *mode = MATCH_SUPERSET;
+                        return false;
+                }
+        hwdb_glob_restrict(l->glob, s, p + i, to - i, negated);
+        return hwdb_glob_set_empty(l->glob, s);
+}
+
+/* Advances the set over the pattern byte at pattern[at]. A bracket
+ * expression counts as '?' until it closes, then as its members; a class
+ * inside it or a backslash anywhere turns the set off. Returns true when
+ * the set became empty, i.e. the subtree can be skipped. */
+static inline bool pattern_step(HwdbLookup *l, uint64_t *s, uint8_t *mode, uint8_t *bracket,
+                                size_t *bracket_at, size_t at) {
+        uint8_t c = (uint8_t) l->pattern[at];
+
         if (*mode == MATCH_OFF)
                 return false;
 
@@ -74,9 +99,10 @@ static inline bool pattern_step(const HwdbGlobKey *k, uint64_t *s, uint8_t *mode
                 }
                 if (*bracket == BRACKET_OPEN && (c == '!' || c == '^'))
                         *bracket = BRACKET_NEGATED;
-                else if (*bracket == BRACKET_INSIDE && c == ']')
+                else if (*bracket == BRACKET_INSIDE && c == ']') {
                         *bracket = BRACKET_NONE;
-                else
+                        return bracket_close(l, s, mode, *bracket_at, at);
+                } else
                         *bracket = BRACKET_INSIDE;  /* a first ']' is a member */
                 return false;
         }
@@ -88,16 +114,16 @@ static inline bool pattern_step(const HwdbGlobKey *k, uint64_t *s, uint8_t *mode
         if (c == '[') {
                 /* If it never closes, fnmatch takes '[' literally, which '?'
                  * covers too; the bytes after it are never stepped then. */
-                *mode = MATCH_SUPERSET;
                 *bracket = BRACKET_OPEN;
+                *bracket_at = at;
                 c = '?';
         }
-        if (k->words == 1) {
-                s[0] = hwdb_glob_step1(k, s[0], c);
+        if (l->glob->words == 1) {
+                s[0] = hwdb_glob_step1(l->glob, s[0], c);
                 return s[0] == 0;
         }
-        (void) hwdb_glob_step(k, s, s, c);
-        return hwdb_glob_set_empty(k, s);
+        (void) hwdb_glob_step(l->glob, s, s, c);
+        return hwdb_glob_set_empty(l->glob, s);
 }
 
 void hwdb_lookup_done(HwdbLookup *l) {
@@ -241,23 +267,19 @@ static int pattern_reserve(HwdbLookup *l, const HwdbBin *b, size_t extra) {
 /* Pushes the node at off onto the scan stack: its edge byte (if any) and its
  * prefix from byte skip on join the pattern. Returns 0 without pushing when
  * the pattern so far cannot match any start of the key. */
-static int scan_enter(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, size_t skip,
-                      uint8_t mode, uint8_t bracket) {
+static int scan_enter_node(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_t off, int edge,
+                           size_t skip, uint8_t mode, uint8_t bracket, size_t bracket_at) {
         const size_t words = l->glob->words;
         uint64_t *parent, *s = NULL;
         HwdbScanFrame *f;
-        HwdbNode n;
         size_t mark = l->pattern_len, len;
         const char *p;
         int r;
 
-        r = hwdb_bin_node(b, off, &n);
-        if (r < 0)
-                return r;
         if (++l->visits > l->max_visits || l->n_stack >= HWDB_MAX_DEPTH)
                 return -ELOOP;
 
-        p = n.prefix + skip;
+        p = n->prefix + skip;
         len = strlen(p);
         r = pattern_reserve(l, b, len + 1);
         if (r < 0)
@@ -276,24 +298,25 @@ static int scan_enter(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, s
         }
         if (edge >= 0) {
                 l->pattern[l->pattern_len++] = (char) edge;
-                if (pattern_step(l->glob, s, &mode, &bracket, (uint8_t) edge))
+                if (pattern_step(l, s, &mode, &bracket, &bracket_at, l->pattern_len - 1))
                         goto prune;
         }
         memcpy(l->pattern + l->pattern_len, p, len);
         l->pattern_len += len;
-        for (size_t i = 0; mode != MATCH_OFF && i < len; i++)
-                if (pattern_step(l->glob, s, &mode, &bracket, (uint8_t) p[i]))
+        for (size_t i = l->pattern_len - len; mode != MATCH_OFF && i < l->pattern_len; i++)
+                if (pattern_step(l, s, &mode, &bracket, &bracket_at, i))
                         goto prune;
 
         r = RESERVE(l->stack, l->stack_allocated, l->n_stack + 1);
         if (r < 0)
                 return r;
         f = &l->stack[l->n_stack++];
-        f->node = n;
+        f->node = *n;
         f->off = off;
         f->next_child = 0;
         f->mode = mode;
         f->bracket = bracket;
+        f->bracket_at = bracket_at;
         f->pattern_mark = mark;
         return 0;
 
@@ -302,14 +325,102 @@ prune:
         return 0;
 }
 
+static int scan_enter(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, size_t skip,
+                      uint8_t mode, uint8_t bracket, size_t bracket_at) {
+        HwdbNode n;
+        int r;
+
+        r = hwdb_bin_node(b, off, &n);
+        if (r < 0)
+                return r;
+        return scan_enter_node(l, b, &n, off, edge, skip, mode, bracket, bracket_at);
+}
+
+/* fnmatch(3) with flags 0 for p, read as if a '*' came first when
+ * leading_star, on s: literal bytes, '*' and '?' by the usual greedy walk
+ * (the last '*' takes one more byte on a mismatch), which is exact for
+ * them. Returns -1 when it meets '[' or '\\', which it leaves to fnmatch.
+ * Pattern bytes it never reaches do not matter: it then has either failed
+ * on a literal before any '*', or run out of key where every byte left but
+ * '*' needs one more. */
+static int simple_match(const char *p, const char *s, bool leading_star) {
+        const char *star = leading_star ? p : NULL, *mark = s;
+
+        if (leading_star && *p == '\0')
+                return 1;
+        while (*s != '\0') {
+                char c = *p;
+
+                if (c == '[' || c == '\\')
+                        return -1;
+                if (c == '?' || (c == *s && c != '*')) {
+                        p++;
+                        s++;
+                } else if (c == '*') {
+                        star = ++p;
+                        mark = s;
+                        if (*p == '\0')
+                                return 1;       /* a last '*' takes the rest */
+                } else if (star) {
+                        p = star;
+                        s = ++mark;
+                } else
+                        return 0;
+        }
+        while (*p == '*')
+                p++;
+        return *p == '\0';
+}
+
+/* A glob start without children, the most common kind (a pattern's last
+ * '*'): its pattern (edge byte, then the prefix from skip) is matched
+ * against the rest of the key directly, without the matcher's per-key
+ * tables or the scan stack. */
+static int glob_leaf(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, int edge, size_t skip,
+                     const char *key, size_t pos) {
+        const char *p = n->prefix + skip, *s = key + pos;
+        int m, r;
+
+        if (++l->visits > l->max_visits)
+                return -ELOOP;
+        if (n->n_values == 0)
+                return 0;
+
+        if (edge == '*')
+                m = simple_match(p, s, true);
+        else if (edge == '?')
+                m = *s == '\0' ? 0 : simple_match(p, s + 1, false);
+        else if (edge < 0)
+                m = simple_match(p, s, false);
+        else
+                m = -1;
+        if (m < 0) {
+                size_t len = strlen(p);
+
+                l->pattern_len = 0;
+                r = pattern_reserve(l, b, len + 1);
+                if (r < 0)
+                        return r;
+                if (edge >= 0)
+                        l->pattern[l->pattern_len++] = (char) edge;
+                memcpy(l->pattern + l->pattern_len, p, len + 1);
+                m = fnmatch(l->pattern, s, 0) == 0;
+                l->pattern_len = 0;
+        }
+        return m ? add_values(l, b, n) : 0;
+}
+
 /* Depth-first walk below one glob start: children in edge order first, then
  * the node itself, testing every node that has values against the rest of
  * the key. */
-static int glob_scan(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, size_t skip,
-                     const char *key, size_t pos) {
+static int glob_scan(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_t off, int edge,
+                     size_t skip, const char *key, size_t pos) {
         uint8_t mode;
         bool one_word;
         int r;
+
+        if (n->n_children == 0 && !l->no_prune)
+                return glob_leaf(l, b, n, edge, skip, key, pos);
 
         if (!l->glob_ready) {
                 r = hwdb_glob_key_init(l->glob, key, l->key_len);
@@ -329,7 +440,7 @@ static int glob_scan(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, si
                 hwdb_glob_set_single(l->glob, l->sets, pos);
         }
 
-        r = scan_enter(l, b, off, edge, skip, mode, BRACKET_NONE);
+        r = scan_enter_node(l, b, n, off, edge, skip, mode, BRACKET_NONE, 0);
         if (r < 0)
                 return r;
 
@@ -350,7 +461,7 @@ static int glob_scan(HwdbLookup *l, const HwdbBin *b, uint64_t off, int edge, si
                         if (one_word && f->mode != MATCH_OFF && f->bracket == BRACKET_NONE && c != '[' &&
                             c != '\\' && hwdb_glob_step1(l->glob, l->sets[l->n_stack], c) == 0)
                                 continue;
-                        r = scan_enter(l, b, child, c, 0, f->mode, f->bracket);
+                        r = scan_enter(l, b, child, c, 0, f->mode, f->bracket, f->bracket_at);
                         if (r < 0)
                                 return r;
                         continue;
@@ -390,7 +501,13 @@ static bool is_glob_byte(char c) {
 
 static int glob_scans(HwdbLookup *l, const HwdbBin *b, const HwdbPathStep *step, const char *key) {
         for (unsigned g = 0; g < step->n_globs; g++) {
-                int r = glob_scan(l, b, step->globs[g], step->glob_c[g], 0, key, step->end);
+                HwdbNode n;
+                int r;
+
+                r = hwdb_bin_node(b, step->globs[g], &n);
+                if (r < 0)
+                        return r;
+                r = glob_scan(l, b, &n, step->globs[g], step->glob_c[g], 0, key, step->end);
                 if (r < 0)
                         return r;
         }
@@ -416,7 +533,7 @@ static int walk(HwdbLookup *l, const HwdbBin *b, uint64_t off, size_t i, const c
                  * the first glob byte; from there fnmatch takes over. */
                 for (j = 0; n.prefix[j] != '\0'; j++) {
                         if (is_glob_byte(n.prefix[j]))
-                                return glob_scan(l, b, off, -1, j, key, i + j);
+                                return glob_scan(l, b, &n, off, -1, j, key, i + j);
                         if (n.prefix[j] != key[i + j])
                                 return 0;
                 }
@@ -502,7 +619,19 @@ static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) 
          * and including the byte that chose the child: only its glob scans
          * are done again. */
         if (reuse) {
-                while (same < key_len && same < l->path_key_len && l->path_key[same] == key[same])
+                size_t max = MIN(key_len, l->path_key_len);
+
+                /* Eight bytes at a time: sorted neighbours share tens. */
+                while (same + 8 <= max) {
+                        uint64_t x, y;
+
+                        memcpy(&x, l->path_key + same, 8);
+                        memcpy(&y, key + same, 8);
+                        if (x != y)
+                                break;
+                        same += 8;
+                }
+                while (same < max && l->path_key[same] == key[same])
                         same++;
                 for (; d < l->n_path && l->path[d].end < same; d++) {
                         r = glob_scans(l, b, &l->path[d], key);

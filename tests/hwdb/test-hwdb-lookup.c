@@ -184,13 +184,14 @@ TEST(old_value_format) {
         }
 }
 
-TEST(prune_random_tries) {
-        /* Random patterns full of brackets, negations, ranges, escapes and
-         * unterminated brackets, random keys: pruning on and off must give
-         * the same answers, and those must be fnmatch's. */
+/* Random patterns full of brackets, negations, ranges, escapes and
+ * unterminated brackets, random keys: pruning on and off must give the same
+ * answers, and those must be fnmatch's. With long_keys, every key has 70
+ * bytes more and every pattern a '*' to take them, so the position sets
+ * span two words. Returns the number of non-empty answers. */
+static size_t prune_random(bool long_keys, unsigned seed) {
         static const char pat_alpha[] = "ab*?*[]!^-\\:";
         static const char key_alpha[] = "ab[]!-\\:";
-        unsigned seed = 3;
         size_t nonempty = 0;
 
         for (int round = 0; round < 200; round++) {
@@ -203,6 +204,8 @@ TEST(prune_random_tries) {
                         seed = seed * 1103515245u + 12345u;
                         size_t n = 1 + (seed >> 16) % 9;
                         src[o++] = 'k';
+                        if (long_keys)
+                                src[o++] = '*';
                         for (size_t i = 0; i < n; i++) {
                                 seed = seed * 1103515245u + 12345u;
                                 src[o++] = pat_alpha[(seed >> 16) % (sizeof(pat_alpha) - 1)];
@@ -210,13 +213,17 @@ TEST(prune_random_tries) {
                         o += (size_t) sprintf(src + o, "\n P%02d=%d\n\n", p, p);
                 }
                 src[o] = '\0';
-                CHECK(build_db(src, NULL, &b) == 0);
+                if (build_db(src, NULL, &b) != 0) {
+                        CHECK(false);
+                        return 0;
+                }
                 slow.no_prune = true;
 
                 for (int k = 0; k < 200; k++) {
-                        char key[16];
+                        char key[96];
+                        size_t pad = long_keys ? 70 : 0;
                         seed = seed * 1103515245u + 12345u;
-                        size_t n = (seed >> 16) % 8;
+                        size_t n = pad + (seed >> 16) % 8;
                         key[0] = 'k';
                         for (size_t i = 1; i <= n; i++) {
                                 seed = seed * 1103515245u + 12345u;
@@ -227,7 +234,7 @@ TEST(prune_random_tries) {
                         CHECK_INT_EQ(rf, rs);
                         if (rf != rs) {
                                 fprintf(stderr, "key '%s'\n%s\n", key, src);
-                                return;
+                                return nonempty;
                         }
                         nonempty += rf > 0;
                         for (int i = 0; i < rf; i++)
@@ -235,7 +242,15 @@ TEST(prune_random_tries) {
                                       streq(fast.props[i].value, slow.props[i].value));
                 }
         }
-        CHECK(nonempty > 1000);
+        return nonempty;
+}
+
+TEST(prune_random_tries) {
+        CHECK(prune_random(false, 3) > 1000);
+}
+
+TEST(prune_random_tries_long_keys) {
+        CHECK(prune_random(true, 5) > 1000);
 }
 
 TEST(next_reuses_only_its_own_path) {
@@ -270,5 +285,5 @@ TEST(next_reuses_only_its_own_path) {
         }
 }
 
-TESTS_MAIN(T(prune_changes_nothing), T(many_properties), T(old_value_format), T(prune_random_tries),
+TESTS_MAIN(T(prune_changes_nothing), T(many_properties), T(old_value_format), T(prune_random_tries), T(prune_random_tries_long_keys),
            T(next_reuses_only_its_own_path))
