@@ -54,3 +54,17 @@ static inline bool endswith(const char *s, const char *suffix) {
                 (p) = NULL;                     \
                 _taken;                         \
         })
+
+/* A "nulstr": strings one after the other, each with its NUL, ended by an
+ * empty string ("a\0b\0\0"). Tables of words kept this way need no
+ * pointer per word, hence no dynamic relocations in a PIE. A NULL list
+ * is an empty one. */
+#define NULSTR_FOREACH(i, l) \
+        for (const char *i = (l); i && *i; i = strchr(i, '\0') + 1)
+
+static inline bool nulstr_contains(const char *l, const char *word) {
+        NULSTR_FOREACH(i, l)
+                if (strcmp(i, word) == 0)
+                        return true;
+        return false;
+}

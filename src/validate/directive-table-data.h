@@ -17,8 +17,8 @@ extern const size_t directive_table_size;
 /* One entry per name: its rows are directive_table[first..first+count).
  * head and tail are its directive_name_words(). */
 typedef struct DirectiveName {
-        const char *name;
         uint64_t head, tail;
+        uint16_t name_offset;        /* in directive_string_pool */
         uint8_t len;
         uint16_t first;
         uint8_t count;

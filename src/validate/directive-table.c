@@ -23,7 +23,7 @@ int directive_name_find(const char *name) {
                 return -1;
         dn = &directive_names[id];
         if (dn->len != n || dn->head != head || dn->tail != tail ||
-            (n > 16 && memcmp(dn->name + 8, name + 8, n - 16) != 0))
+            (n > 16 && memcmp(directive_string_pool + dn->name_offset + 8, name + 8, n - 16) != 0))
                 return -1;
         return id;
 }
@@ -117,8 +117,10 @@ size_t directive_count(void) {
 const char *directive_section(const Directive *d, UnitType type) {
         if (!d)
                 return NULL;
-        if (d->section)
-                return d->section;
+        if (d->section_id == DIRECTIVE_SECTION_UNIT)
+                return "Unit";
+        if (d->section_id == DIRECTIVE_SECTION_INSTALL)
+                return "Install";
         if (type >= 0 && type < _UNIT_TYPE_MAX && (d->types & UNIT_TYPE_BIT(type)))
                 return unit_type_section(type);
         /* No type given: the first type the directive belongs to. */

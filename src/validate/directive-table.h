@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "unit/unit-type.h"
 
@@ -106,14 +107,20 @@ typedef enum DirectiveSection {
         _DIRECTIVE_SECTION_INVALID = -1,
 } DirectiveSection;
 
+/* The names and value lists of the table, one after the other: a
+ * Directive holds 16-bit offsets into it rather than pointers (a pointer
+ * table costs a dynamic relocation per pointer at every start of a
+ * position-independent executable). Read it through the accessors below. */
+extern const char directive_string_pool[];
+
 typedef struct Directive {
-        const char *name;
-        /* "Unit", "Install", or NULL for the unit type's own section
-         * ([Service], [Socket], ...); see directive_section(). */
-        const char *section;
-        DirectiveSection section_id; /* the same as an id: UNIT, INSTALL or TYPE */
+        uint16_t name_offset;        /* directive_name() */
+        /* directive_values(): 0 when there are none */
+        uint16_t values_offset;
         unsigned short name_id;      /* rows with the same name share it; the
                                       * generated directive-names.h names them */
+        DirectiveSection section_id; /* UNIT, INSTALL or TYPE (the unit type's
+                                      * own section: see directive_section()) */
         unsigned types;              /* UNIT_TYPE_BIT() mask */
         DirectiveKind kind;
         bool list;                   /* several lines accumulate */
@@ -123,11 +130,20 @@ typedef struct Directive {
         unsigned since;              /* first version, 0 = not recorded */
         unsigned fatal_since;        /* 0 = never fatal */
         unsigned fatal_until;        /* last fatal version, 0 = still fatal */
-        /* DIRECTIVE_ENUM: NULL-terminated allowed words ("@bool" = any
-         * boolean). Unit-name kinds: { ".service", NULL } when the named
-         * unit must have that type. NULL otherwise. */
-        const char *const *values;
 } Directive;
+
+static inline const char *directive_name(const Directive *d) {
+        return directive_string_pool + d->name_offset;
+}
+
+/* The values column, as a NUL-separated list ended by an empty string
+ * (iterate with NULSTR_FOREACH), or NULL when the row has none.
+ * DIRECTIVE_ENUM: the allowed words ("@bool" = any boolean). Unit-name
+ * kinds: ".service" when the named unit must have that type. The value
+ * kinds of value-check.h: their arguments. */
+static inline const char *directive_values(const Directive *d) {
+        return d->values_offset ? directive_string_pool + d->values_offset : NULL;
+}
 
 /* The directive as systemd would look it up for a unit of this type, or
  * NULL when systemd does not know it there (unknown key, or a section that

@@ -244,9 +244,9 @@ static int check_unit_name(const JudgeContext *ctx, const Directive *d, const ch
                 if (r <= 0)
                         return r;
         }
-        if (d->values && d->values[0] && d->values[0][0] == '.' && !endswith(e, d->values[0])) {
+        if (directive_values(d) && directive_values(d)[0] == '.' && !endswith(e, directive_values(d))) {
                 c->invalid = true;
-                return set_message(j, "'%s': unit must be of type %s", e, d->values[0] + 1);
+                return set_message(j, "'%s': unit must be of type %s", e, directive_values(d) + 1);
         }
         if (!unit_name_is_valid(e, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE |
                                            (allow_template ? UNIT_NAME_TEMPLATE : 0))) {
@@ -301,9 +301,10 @@ static bool enum_word_ok(const char *allowed, const char *value, unsigned versio
         if (streq(allowed, "@bool"))
                 return parse_boolean(value) >= 0;
         if ((max = startswith(allowed, "@uint:"))) {
-                char arg[32];
-                snprintf(arg, sizeof arg, "max=%s", max);
-                return value_check_integer(value, (const char *const[]) { "unsigned", arg, NULL }, version) == VALUE_OK;
+                char args[48];
+                /* The nulstr "unsigned\0max=MAX\0\0": snprintf adds the last NUL. */
+                snprintf(args, sizeof args, "unsigned%cmax=%s%c", 0, max, 0);
+                return value_check_integer(value, args, version) == VALUE_OK;
         }
         if (n > 1 && allowed[n - 1] == '!') {
                 dep = true;
@@ -323,8 +324,8 @@ static bool enum_word_ok(const char *allowed, const char *value, unsigned versio
 }
 
 static bool enum_ok(const Directive *d, const char *value, unsigned version, bool *deprecated) {
-        for (const char *const *v = d->values; v && *v; v++)
-                if (enum_word_ok(*v, value, version, deprecated))
+        NULSTR_FOREACH(v, directive_values(d))
+                if (enum_word_ok(v, value, version, deprecated))
                         return true;
         return false;
 }
@@ -388,7 +389,7 @@ static int check_value_kind(const JudgeContext *ctx, const Directive *d, const c
         int r;
 
         /* "@verbatim": systemd takes the value without specifiers. */
-        if (strchr(value, '%') && !value_args_has(d->values, "@verbatim")) {
+        if (strchr(value, '%') && !value_args_has(directive_values(d), "@verbatim")) {
                 bool deferred = j->deferred;
 
                 r = expand(ctx, value, SPECIFIER_FULL, j, c, &buf, &e);
@@ -406,7 +407,7 @@ static int check_value_kind(const JudgeContext *ctx, const Directive *d, const c
         }
         if (!fn)
                 return 0; /* free text: any non-empty value passes */
-        r = fn(value, d->values, ctx->version);
+        r = fn(value, directive_values(d), ctx->version);
         if (r < 0)
                 return r;
         switch (r) {
@@ -450,13 +451,13 @@ static int judge_value(const JudgeContext *ctx, const Directive *d, const char *
                 return check_security_label(ctx, value, j, c);
         case DIRECTIVE_UNIT_NAME:
                 /* Timers and paths may trigger a template ("@template"). */
-                return check_unit_name(ctx, d, value, d->values && streq(d->values[0], "@template"), j, c);
+                return check_unit_name(ctx, d, value, directive_values(d) && streq(directive_values(d), "@template"), j, c);
         case DIRECTIVE_UNIT_NAME_LIST:
                 return check_unit_name_list(ctx, d, value, j, c);
         case DIRECTIVE_ENUM:
                 if (!enum_ok(d, value, ctx->version, &c->deprecated)) {
                         c->invalid = true;
-                        return set_message(j, "'%s' is not a valid value for %s=", value, d->name);
+                        return set_message(j, "'%s' is not a valid value for %s=", value, directive_name(d));
                 }
                 return 0;
         case DIRECTIVE_STDIO_INPUT:
@@ -553,7 +554,7 @@ int judge_assignment_in(const JudgeContext *ctx, DirectiveSection section_id, co
                 if (j.verdict == VERDICT_FATAL)
                         j.partial = false;
                 /* [Install] is only read by "systemctl enable", never at load. */
-                if (d->section && streq(d->section, "Install"))
+                if (d->section_id == DIRECTIVE_SECTION_INSTALL)
                         j.verdict = VERDICT_OK;
         } else if (j.deferred) {
                 j.verdict = VERDICT_OK;

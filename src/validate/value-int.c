@@ -10,16 +10,13 @@
 #include "value-check.h"
 #include "value-tables.h"
 
-bool value_args_has(const char *const *args, const char *word) {
-        for (; args && *args; args++)
-                if (streq(*args, word))
-                        return true;
-        return false;
+bool value_args_has(const char *args, const char *word) {
+        return nulstr_contains(args, word);
 }
 
-const char *value_args_get(const char *const *args, const char *prefix) {
-        for (; args && *args; args++) {
-                const char *r = startswith(*args, prefix);
+const char *value_args_get(const char *args, const char *prefix) {
+        NULSTR_FOREACH(a, args) {
+                const char *r = startswith(a, prefix);
                 if (r)
                         return r;
         }
@@ -27,7 +24,10 @@ const char *value_args_get(const char *const *args, const char *prefix) {
 }
 
 bool value_in_list(const char *const *list, const char *word) {
-        return value_args_has(list, word);
+        for (; list && *list; list++)
+                if (streq(*list, word))
+                        return true;
+        return false;
 }
 
 /* Like strtoll/strtoull with base 0 (so "0x10" and "007" count), leading
@@ -113,7 +113,7 @@ int value_parse_permyriad(const char *s, bool unbounded, uint32_t *ret) {
 
 /* args: a type ("int", "unsigned", "long", "uint64"), optionally "min=N"
  * and "max=N". */
-int value_check_integer(const char *v, const char *const *args, unsigned version) {
+int value_check_integer(const char *v, const char *args, unsigned version) {
         const char *lo = value_args_get(args, "min="), *hi = value_args_get(args, "max=");
 
         if (value_args_has(args, "int") || value_args_has(args, "long")) {
@@ -136,7 +136,7 @@ int value_check_integer(const char *v, const char *const *args, unsigned version
 }
 
 /* parse_mode(): octal, at most 07777. */
-int value_check_mode(const char *v, const char *const *args, unsigned version) {
+int value_check_mode(const char *v, const char *args, unsigned version) {
         const char *p = v;
         char *e;
         unsigned long m;
@@ -154,24 +154,24 @@ int value_check_mode(const char *v, const char *const *args, unsigned version) {
 }
 
 /* CPU and IO weights: 1..10000; "idle" where args say so. */
-int value_check_weight(const char *v, const char *const *args, unsigned version) {
+int value_check_weight(const char *v, const char *args, unsigned version) {
         if (value_args_has(args, "idle") && streq(v, "idle"))
                 return VALUE_OK;
-        return value_check_integer(v, (const char *const[]) { "uint64", "min=1", "max=10000", NULL }, version);
+        return value_check_integer(v, "uint64\0min=1\0max=10000\0", version);
 }
 
 /* TasksMax=: "infinity", a percentage, or a number of at least 1. */
-int value_check_tasks(const char *v, const char *const *args, unsigned version) {
+int value_check_tasks(const char *v, const char *args, unsigned version) {
         (void) args;
         if (streq(v, "infinity"))
                 return VALUE_OK;
         if (endswith(v, "%"))
                 return value_parse_permyriad(v, false, NULL) < 0 ? VALUE_BAD : VALUE_OK;
-        return value_check_integer(v, (const char *const[]) { "uint64", "min=1", NULL }, version);
+        return value_check_integer(v, "uint64\0min=1\0", version);
 }
 
 /* CPUQuota=: a positive percentage, which may exceed 100%. */
-int value_check_quota(const char *v, const char *const *args, unsigned version) {
+int value_check_quota(const char *v, const char *args, unsigned version) {
         uint32_t p;
 
         (void) args;
@@ -182,7 +182,7 @@ int value_check_quota(const char *v, const char *const *args, unsigned version) 
 
 /* SuccessExitStatus= & co: numbers 0..255, exit status names and signal
  * names, item by item; args "number" allows numbers only (one value). */
-int value_check_exit_status(const char *v, const char *const *args, unsigned version) {
+int value_check_exit_status(const char *v, const char *args, unsigned version) {
         bool numbers_only = value_args_has(args, "number");
         bool any_bad = false, any_good = false;
         const char *p = v;
@@ -202,7 +202,7 @@ int value_check_exit_status(const char *v, const char *const *args, unsigned ver
                 memcpy(w, p, n);
                 w[n] = 0;
                 p += n;
-                if (value_check_integer(w, (const char *const[]) { "int", "min=0", "max=255", NULL }, version) == VALUE_OK ||
+                if (value_check_integer(w, "int\0min=0\0max=255\0", version) == VALUE_OK ||
                     (!numbers_only && (value_in_list(value_exit_status_names, w) || value_signal_from_string(w) > 0)))
                         any_good = true;
                 else
@@ -256,21 +256,21 @@ int value_signal_from_string(const char *s) {
         return -EINVAL;
 }
 
-int value_check_signal(const char *v, const char *const *args, unsigned version) {
+int value_check_signal(const char *v, const char *args, unsigned version) {
         (void) args;
         return value_signal_from_string(v) > 0 ? VALUE_OK : VALUE_BAD;
 }
 
-int value_check_log_level(const char *v, const char *const *args, unsigned version) {
+int value_check_log_level(const char *v, const char *args, unsigned version) {
         static const char *const levels[] = { "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug", NULL };
 
         (void) args;
         if (value_in_list(levels, v))
                 return VALUE_OK;
-        return value_check_integer(v, (const char *const[]) { "int", "min=0", "max=7", NULL }, version);
+        return value_check_integer(v, "int\0min=0\0max=7\0", version);
 }
 
-int value_check_facility(const char *v, const char *const *args, unsigned version) {
+int value_check_facility(const char *v, const char *args, unsigned version) {
         static const char *const facilities[] = { "kern", "user", "mail", "daemon", "auth", "syslog", "lpr",
                                                   "news", "uucp", "cron", "authpriv", "ftp", "local0", "local1",
                                                   "local2", "local3", "local4", "local5", "local6", "local7", NULL };
@@ -278,20 +278,20 @@ int value_check_facility(const char *v, const char *const *args, unsigned versio
         (void) args;
         if (value_in_list(facilities, v))
                 return VALUE_OK;
-        return value_check_integer(v, (const char *const[]) { "int", "min=0", "max=23", NULL }, version);
+        return value_check_integer(v, "int\0min=0\0max=23\0", version);
 }
 
-int value_check_ip_tos(const char *v, const char *const *args, unsigned version) {
+int value_check_ip_tos(const char *v, const char *args, unsigned version) {
         static const char *const names[] = { "low-delay", "throughput", "reliability", "low-cost", NULL };
 
         (void) args;
         if (value_in_list(names, v))
                 return VALUE_OK;
-        return value_check_integer(v, (const char *const[]) { "int", "min=0", "max=255", NULL }, version);
+        return value_check_integer(v, "int\0min=0\0max=255\0", version);
 }
 
 /* ManagedOOMMemoryPressureLimit=: a percentage up to 100%. */
-int value_check_pressure_limit(const char *v, const char *const *args, unsigned version) {
+int value_check_pressure_limit(const char *v, const char *args, unsigned version) {
         (void) args;
         return value_parse_permyriad(v, false, NULL) < 0 ? VALUE_BAD : VALUE_OK;
 }

@@ -65,10 +65,10 @@ static bool errno_name_ok(const char *s) {
 /* An errno for seccomp: a name, or a number 1..4095. */
 static bool errno_ok(const char *s, unsigned version) {
         return errno_name_ok(s) ||
-               value_check_integer(s, (const char *const[]) { "int", "min=1", "max=4095", NULL }, version) == VALUE_OK;
+               value_check_integer(s, "int\0min=1\0max=4095\0", version) == VALUE_OK;
 }
 
-static bool syscall_word_ok(const char *w, const char *const *args, unsigned version) {
+static bool syscall_word_ok(const char *w, const char *args, unsigned version) {
         const char *colon = strchr(w, ':');
         char name[128];
 
@@ -88,21 +88,22 @@ static bool syscall_word_ok(const char *w, const char *const *args, unsigned ver
 }
 
 /* SystemCallFilter=, SystemCallLog=: "[~]NAME|@GROUP ..." item by item. */
-int value_check_syscall_filter(const char *v, const char *const *args, unsigned version) {
+int value_check_syscall_filter(const char *v, const char *args, unsigned version) {
         bool deny = v[0] == '~';
-        const char *a[] = { deny ? "deny" : "allow", value_args_has(args, "log") ? "log" : NULL, NULL };
+        bool log = value_args_has(args, "log");
+        const char *a = deny ? (log ? "deny\0log\0" : "deny\0") : (log ? "allow\0log\0" : "allow\0");
 
         return value_each_word(v + deny, " \t\n", VALUE_WORDS_UNQUOTE, syscall_word_ok, a, version);
 }
 
 /* SystemCallErrorNumber=: an errno name or number, or "kill". */
-int value_check_errno(const char *v, const char *const *args, unsigned version) {
-        if (value_in_list(args, v))
+int value_check_errno(const char *v, const char *args, unsigned version) {
+        if (value_args_has(args, v))
                 return VALUE_OK;
         return errno_ok(v, version) ? VALUE_OK : VALUE_BAD;
 }
 
-static bool arch_ok(const char *w, const char *const *args, unsigned version) {
+static bool arch_ok(const char *w, const char *args, unsigned version) {
         static const char *const archs[] = { "native", "x86", "x86-64", "x32", "arm", "arm64", "ia64", "loongarch64",
                                              "mips", "mips-le", "mips64", "mips64-le", "mips64-n32",
                                              "mips64-le-n32", "parisc", "parisc64", "ppc", "ppc64", "ppc64-le",
@@ -111,11 +112,11 @@ static bool arch_ok(const char *w, const char *const *args, unsigned version) {
         return value_in_list(archs, w);
 }
 
-int value_check_syscall_archs(const char *v, const char *const *args, unsigned version) {
+int value_check_syscall_archs(const char *v, const char *args, unsigned version) {
         return value_each_word(v, " \t\n", VALUE_WORDS_UNQUOTE | VALUE_WORDS_WHOLE_LINE, arch_ok, args, version);
 }
 
-static bool family_ok(const char *w, const char *const *args, unsigned version) {
+static bool family_ok(const char *w, const char *args, unsigned version) {
         static const char *const families[] = {
                 "AF_LOCAL", "AF_UNIX", "AF_FILE", "AF_INET", "AF_AX25", "AF_IPX", "AF_APPLETALK", "AF_NETROM",
                 "AF_BRIDGE", "AF_ATMPVC", "AF_X25", "AF_INET6", "AF_ROSE", "AF_DECnet", "AF_NETBEUI",
@@ -129,13 +130,13 @@ static bool family_ok(const char *w, const char *const *args, unsigned version) 
 }
 
 /* RestrictAddressFamilies=: "none", or "[~]AF_... ...". */
-int value_check_address_families(const char *v, const char *const *args, unsigned version) {
+int value_check_address_families(const char *v, const char *args, unsigned version) {
         if (streq(v, "none"))
                 return VALUE_OK;
         return value_each_word(v + (v[0] == '~'), " \t\n", VALUE_WORDS_UNQUOTE, family_ok, args, version);
 }
 
-static bool cpu_item_ok(const char *w, const char *const *args, unsigned version) {
+static bool cpu_item_ok(const char *w, const char *args, unsigned version) {
         unsigned long a, b;
         char *e;
 
@@ -156,12 +157,12 @@ static bool cpu_item_ok(const char *w, const char *const *args, unsigned version
 
 /* CPUAffinity=, AllowedCPUs=, NUMAMask=: numbers and ranges split at
  * blanks and commas; one bad item spoils the whole value. */
-int value_check_cpu_set(const char *v, const char *const *args, unsigned version) {
+int value_check_cpu_set(const char *v, const char *args, unsigned version) {
         return value_each_word(v, " \t\n,", VALUE_WORDS_WHOLE_LINE, cpu_item_ok, args, version);
 }
 
 /* DeviceAllow=: "NODE [rwm]"; NODE a /dev/ path, char-CLASS or block-CLASS. */
-int value_check_device_allow(const char *v, const char *const *args, unsigned version) {
+int value_check_device_allow(const char *v, const char *args, unsigned version) {
         size_t n = strcspn(v, " \t");
         const char *perm = v + n + strspn(v + n, " \t");
 
@@ -174,7 +175,7 @@ int value_check_device_allow(const char *v, const char *const *args, unsigned ve
         return VALUE_OK;
 }
 
-static bool ip_prefix_ok(const char *w, const char *const *args, unsigned version) {
+static bool ip_prefix_ok(const char *w, const char *args, unsigned version) {
         static const char *const words[] = { "any", "localhost", "link-local", "multicast", NULL };
         char addr[INET6_ADDRSTRLEN + 8];
         unsigned char buf[16];
@@ -203,11 +204,11 @@ static bool ip_prefix_ok(const char *w, const char *const *args, unsigned versio
 }
 
 /* IPAddressAllow=, IPAddressDeny=: the first bad prefix ends the list. */
-int value_check_ip_prefixes(const char *v, const char *const *args, unsigned version) {
+int value_check_ip_prefixes(const char *v, const char *args, unsigned version) {
         return value_each_word(v, " \t\n", VALUE_WORDS_UNQUOTE, ip_prefix_ok, args, version);
 }
 
-static bool controller_ok(const char *w, const char *const *args, unsigned version) {
+static bool controller_ok(const char *w, const char *args, unsigned version) {
         static const char *const controllers[] = { "cpu", "cpuacct", "cpuset", "io", "blkio", "memory", "devices",
                                                    "pids", "bpf-firewall", "bpf-devices", "bpf-foreign",
                                                    "bpf-socket-bind", "bpf-restrict-network-interfaces", NULL };
@@ -217,7 +218,7 @@ static bool controller_ok(const char *w, const char *const *args, unsigned versi
 
 /* DisableControllers= ("any": bad only when no word names a controller);
  * Delegate= (a boolean, or every word a controller). */
-int value_check_controllers(const char *v, const char *const *args, unsigned version) {
+int value_check_controllers(const char *v, const char *args, unsigned version) {
         int r;
 
         if (value_args_has(args, "bool") && parse_boolean(v) >= 0)
@@ -227,14 +228,14 @@ int value_check_controllers(const char *v, const char *const *args, unsigned ver
         return r == VALUE_BAD_PART ? VALUE_OK : r;
 }
 
-static bool namespace_ok(const char *w, const char *const *args, unsigned version) {
+static bool namespace_ok(const char *w, const char *args, unsigned version) {
         static const char *const names[] = { "cgroup", "ipc", "net", "mnt", "pid", "user", "uts", NULL };
         (void) args;
         return value_in_list(names, w);
 }
 
 /* RestrictNamespaces=: a boolean or "[~]NAME ...". */
-int value_check_namespaces(const char *v, const char *const *args, unsigned version) {
+int value_check_namespaces(const char *v, const char *args, unsigned version) {
         if (parse_boolean(v) >= 0)
                 return VALUE_OK;
         return value_each_word(v + (v[0] == '~'), " \t\n", VALUE_WORDS_UNQUOTE | VALUE_WORDS_WHOLE_LINE, namespace_ok,
@@ -250,18 +251,18 @@ static bool env_name_ok(const char *s, size_t n) {
         return true;
 }
 
-static bool env_assignment_ok(const char *w, const char *const *args, unsigned version) {
+static bool env_assignment_ok(const char *w, const char *args, unsigned version) {
         const char *eq = strchr(w, '=');
         (void) args;
         return eq && env_name_ok(w, (size_t) (eq - w));
 }
 
 /* Environment=: quoted words "NAME=VALUE", each on its own. */
-int value_check_environment(const char *v, const char *const *args, unsigned version) {
+int value_check_environment(const char *v, const char *args, unsigned version) {
         return value_each_word(v, NULL, VALUE_WORDS_UNQUOTE, env_assignment_ok, args, version);
 }
 
-static bool env_name_word_ok(const char *w, const char *const *args, unsigned version) {
+static bool env_name_word_ok(const char *w, const char *args, unsigned version) {
         if (value_args_has(args, "assign") && strchr(w, '='))
                 return env_assignment_ok(w, args, version) || env_name_ok(w, (size_t) (strchr(w, '=') - w));
         return env_name_ok(w, strlen(w));
@@ -269,11 +270,11 @@ static bool env_name_word_ok(const char *w, const char *const *args, unsigned ve
 
 /* PassEnvironment= (names), UnsetEnvironment= ("assign": names or
  * assignments). */
-int value_check_env_names(const char *v, const char *const *args, unsigned version) {
+int value_check_env_names(const char *v, const char *args, unsigned version) {
         return value_each_word(v, NULL, VALUE_WORDS_UNQUOTE, env_name_word_ok, args, version);
 }
 
-static bool url_ok(const char *w, const char *const *args, unsigned version) {
+static bool url_ok(const char *w, const char *args, unsigned version) {
         static const char *const schemes[] = { "http://", "https://", "file:/", "info:", "man:" };
 
         (void) args;
@@ -286,6 +287,6 @@ static bool url_ok(const char *w, const char *const *args, unsigned version) {
 }
 
 /* Documentation=: URLs, each on its own. */
-int value_check_urls(const char *v, const char *const *args, unsigned version) {
+int value_check_urls(const char *v, const char *args, unsigned version) {
         return value_each_word(v, NULL, VALUE_WORDS_UNQUOTE, url_ok, args, version);
 }

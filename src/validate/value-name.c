@@ -13,14 +13,14 @@
 #include "value-check.h"
 
 /* Personality=: the architectures an x86-64 systemd 252 can switch to. */
-int value_check_personality(const char *v, const char *const *args, unsigned version) {
+int value_check_personality(const char *v, const char *args, unsigned version) {
         (void) args;
         return streq(v, "x86") || streq(v, "x86-64") ? VALUE_OK : VALUE_BAD;
 }
 
 /* BusName=: a well-known D-Bus name (two or more dot-separated elements
  * of [A-Za-z0-9_-], none starting with a digit) or a unique ":N.M" name. */
-int value_check_bus_name(const char *v, const char *const *args, unsigned version) {
+int value_check_bus_name(const char *v, const char *args, unsigned version) {
         bool unique = v[0] == ':', dot = false, start = true;
         const char *p = v + unique;
 
@@ -45,7 +45,7 @@ int value_check_bus_name(const char *v, const char *const *args, unsigned versio
 }
 
 /* StandardInputData=: base64, blanks ignored, padded to whole quads. */
-int value_check_base64(const char *v, const char *const *args, unsigned version) {
+int value_check_base64(const char *v, const char *args, unsigned version) {
         size_t n = 0, pad = 0;
 
         (void) args;
@@ -127,7 +127,7 @@ static bool word_in_list(const char *w, const void *userdata) {
 
 /* BindToDevice= (one name), RestrictNetworkInterfaces= ("list": "[~]NAME ...",
  * words unquoted; alternative names since 256). */
-int value_check_ifname(const char *v, const char *const *args, unsigned version) {
+int value_check_ifname(const char *v, const char *args, unsigned version) {
         bool alternative = sd_behaves(SD_IFNAME_ALTERNATIVE, version);
         const char *p;
 
@@ -157,7 +157,7 @@ static bool port_ok(const char *s) {
 /* ListenStream=, ListenDatagram= ("inet"), ListenSequentialPacket=: an
  * AF_UNIX path or @abstract name, or (inet) a port, ADDR:PORT, [ADDR]:PORT
  * or vsock:CID:PORT. */
-int value_check_socket_address(const char *v, const char *const *args, unsigned version) {
+int value_check_socket_address(const char *v, const char *args, unsigned version) {
         unsigned char buf[16];
         char addr[64];
         const char *colon;
@@ -194,7 +194,7 @@ int value_check_socket_address(const char *v, const char *const *args, unsigned 
 }
 
 /* ListenNetlink=: "FAMILY [GROUP]". */
-int value_check_netlink(const char *v, const char *const *args, unsigned version) {
+int value_check_netlink(const char *v, const char *args, unsigned version) {
         static const char *const families[] = { "route", "firewall", "inet-diag", "nflog", "xfrm", "selinux",
                                                 "iscsi", "audit", "fib-lookup", "connector", "netfilter",
                                                 "ip6-fw", "dnrtmsg", "kobject-uevent", "generic",
@@ -210,13 +210,13 @@ int value_check_netlink(const char *v, const char *const *args, unsigned version
         fam[n] = 0;
         if (!value_in_list(families, fam))
                 return VALUE_BAD;
-        if (*g && value_check_integer(g, (const char *const[]) { "unsigned", NULL }, version) != VALUE_OK)
+        if (*g && value_check_integer(g, "unsigned\0", version) != VALUE_OK)
                 return VALUE_BAD;
         return VALUE_OK;
 }
 
 /* FileDescriptorName=: printable ASCII without ':', at most 255 bytes. */
-int value_check_fdname(const char *v, const char *const *args, unsigned version) {
+int value_check_fdname(const char *v, const char *args, unsigned version) {
         (void) args;
         if (strlen(v) > 255)
                 return VALUE_BAD;
@@ -227,7 +227,7 @@ int value_check_fdname(const char *v, const char *const *args, unsigned version)
 }
 
 /* LogNamespace=: letters, digits, '_', '-', '.'. */
-int value_check_log_namespace(const char *v, const char *const *args, unsigned version) {
+int value_check_log_namespace(const char *v, const char *args, unsigned version) {
         (void) args;
         if (!*v || strlen(v) > 255 || streq(v, ".") || streq(v, ".."))
                 return VALUE_BAD;
@@ -247,7 +247,7 @@ static bool hex_ok(const char *s, size_t min_bytes) {
 
 /* RootHash=: an absolute path, or at least 16 bytes of hex.
  * RootHashSignature= ("signature"): an absolute path or "base64:DATA". */
-int value_check_root_hash(const char *v, const char *const *args, unsigned version) {
+int value_check_root_hash(const char *v, const char *args, unsigned version) {
         const char *b;
 
         if (v[0] == '/')
@@ -260,12 +260,12 @@ int value_check_root_hash(const char *v, const char *const *args, unsigned versi
 }
 
 /* CoredumpFilter=: a number, or names of mapping kinds. */
-int value_check_coredump_filter(const char *v, const char *const *args, unsigned version) {
+int value_check_coredump_filter(const char *v, const char *args, unsigned version) {
         static const char *const names[] = { "private-anonymous", "shared-anonymous", "private-file-backed",
                                              "shared-file-backed", "elf-headers", "private-huge", "shared-huge",
                                              "private-dax", "shared-dax", "all", "default", NULL };
         (void) args;
-        if (value_check_integer(v, (const char *const[]) { "uint64", NULL }, version) == VALUE_OK) /* also 0x... */
+        if (value_check_integer(v, "uint64\0", version) == VALUE_OK) /* also 0x... */
                 return VALUE_OK;
         return each_word_ok(v, word_in_list, names);
 }
@@ -294,7 +294,7 @@ static bool credential_import_ok(const char *v) {
 
 /* SetCredential= ("set": "ID:DATA", DATA not empty), LoadCredential=
  * ("ID[:PATH]"), ImportCredential= ("import"). */
-int value_check_credential(const char *v, const char *const *args, unsigned version) {
+int value_check_credential(const char *v, const char *args, unsigned version) {
         const char *colon = strchr(v, ':');
 
         if (value_args_has(args, "import"))
@@ -318,7 +318,7 @@ static bool log_field_ok(const char *v, size_t n) {
 
 /* LogExtraFields=: words "FIELD=VALUE", FIELD of [A-Z0-9_], not starting
  * with '_' or a digit; a bad word is dropped on its own. */
-int value_check_log_fields(const char *v, const char *const *args, unsigned version) {
+int value_check_log_fields(const char *v, const char *args, unsigned version) {
         bool good = false, bad = false;
 
         (void) args;
@@ -347,7 +347,7 @@ static bool bind_port_ok(const char *s, uint64_t *ret, unsigned version) {
 /* SocketBindAllow=/Deny=: [ipv4:|ipv6:][tcp:|udp:](any|PORT|PORT-PORT);
  * the protocol in any case; a family or protocol with nothing after it
  * (no ':') means every port. */
-int value_check_socket_bind(const char *v, const char *const *args, unsigned version) {
+int value_check_socket_bind(const char *v, const char *args, unsigned version) {
         const char *p = v, *dash;
         uint64_t lo, hi;
         char a[32];
@@ -380,7 +380,7 @@ int value_check_socket_bind(const char *v, const char *const *args, unsigned ver
 }
 
 /* BPFProgram=: "TYPE:PATH", PATH absolute. */
-int value_check_bpf_program(const char *v, const char *const *args, unsigned version) {
+int value_check_bpf_program(const char *v, const char *args, unsigned version) {
         static const char *const types[] = { "ingress", "egress", "sock_create", "sock_ops", "device", "bind4",
                                              "bind6", "connect4", "connect6", "post_bind4", "post_bind6",
                                              "sendmsg4", "sendmsg6", "sysctl", "recvmsg4", "recvmsg6",
@@ -399,7 +399,7 @@ int value_check_bpf_program(const char *v, const char *const *args, unsigned ver
 /* OpenFile= (253): "PATH[:FDNAME[:OPTIONS]]", PATH absolute, FDNAME empty
  * or a valid name, OPTIONS ','-separated: at most one of read-only, append,
  * truncate, and graceful. */
-int value_check_open_file(const char *v, const char *const *args, unsigned version) {
+int value_check_open_file(const char *v, const char *args, unsigned version) {
         const char *name = strchr(v, ':'), *opts = name ? strchr(name + 1, ':') : NULL;
         unsigned modes = 0;
 
@@ -461,14 +461,14 @@ static bool nft_set_ok(const char *w, const void *userdata) {
 }
 
 /* NFTSet= (255): words "SOURCE:FAMILY:TABLE:SET". */
-int value_check_nft_set(const char *v, const char *const *args, unsigned version) {
+int value_check_nft_set(const char *v, const char *args, unsigned version) {
         return each_word_ok(v, nft_set_ok, NULL);
 }
 
 /* DelegateSubgroup= (254): a cgroup name that needs no escaping: a file
  * name, not starting with '_' or "cgroup.", not a legacy control file, not
  * "CONTROLLER.anything". */
-int value_check_cgroup_name(const char *v, const char *const *args, unsigned version) {
+int value_check_cgroup_name(const char *v, const char *args, unsigned version) {
         static const char *const reserved[] = { "notify_on_release", "release_agent", "tasks", NULL };
         static const char *const controllers[] = { "cgroup", "cpu", "cpuacct", "cpuset", "io", "blkio", "memory",
                                                    "devices", "pids", "bpf-firewall", "bpf-devices",
@@ -489,7 +489,7 @@ int value_check_cgroup_name(const char *v, const char *const *args, unsigned ver
 
 /* SocketProtocol=: udplite, sctp or (since 257) mptcp, in any case, or
  * their protocol numbers (base prefixes allowed). */
-int value_check_ip_protocol(const char *v, const char *const *args, unsigned version) {
+int value_check_ip_protocol(const char *v, const char *args, unsigned version) {
         static const struct {
                 const char *name;
                 uint64_t number;

@@ -29,7 +29,7 @@ static bool relative_path_ok(const char *p) {
         return !(startswith(buf, "/private") && (buf[8] == 0 || buf[8] == '/'));
 }
 
-/* Strips the prefixes named in args[0] ("-+": '-' then '+', in that order). */
+/* Strips the prefixes named by the "prefix=" argument ("-+": '-' then '+', in that order). */
 static const char *strip_prefixes(const char *w, const char *allowed) {
         for (; allowed && *allowed; allowed++)
                 if (*w == *allowed)
@@ -37,24 +37,24 @@ static const char *strip_prefixes(const char *w, const char *allowed) {
         return w;
 }
 
-static bool path_word_ok(const char *w, const char *const *args, unsigned version) {
+static bool path_word_ok(const char *w, const char *args, unsigned version) {
         return path_ok(strip_prefixes(w, value_args_get(args, "prefix=")));
 }
 
 /* ReadWritePaths= & co, RequiresMountsFor=: blank-separated absolute
  * paths; args "prefix=-+" for the prefixes allowed. */
-int value_check_path_list(const char *v, const char *const *args, unsigned version) {
+int value_check_path_list(const char *v, const char *args, unsigned version) {
         return value_each_word(v, NULL, VALUE_WORDS_UNQUOTE | VALUE_WORDS_ESCAPES_OK, path_word_ok, args, version);
 }
 
 /* One absolute path, taken as written (EnvironmentFile=, TTYPath=,
  * PathExists=, ListenFIFO=, ...); args "prefix=-" as above. */
-int value_check_path_single(const char *v, const char *const *args, unsigned version) {
+int value_check_path_single(const char *v, const char *args, unsigned version) {
         return path_word_ok(v, args, version) ? VALUE_OK : VALUE_BAD;
 }
 
 /* PIDFile=: a relative path is taken below /run/; then as path_ok(). */
-int value_check_pid_file(const char *v, const char *const *args, unsigned version) {
+int value_check_pid_file(const char *v, const char *args, unsigned version) {
         char buf[VALIDATE_PATH_MAX + 8];
 
         (void) args;
@@ -68,7 +68,7 @@ int value_check_pid_file(const char *v, const char *const *args, unsigned versio
 }
 
 /* ExecSearchPath=: ':'-separated absolute paths. */
-int value_check_path_colon_list(const char *v, const char *const *args, unsigned version) {
+int value_check_path_colon_list(const char *v, const char *args, unsigned version) {
         _cleanup_free_ char *c = strdup(v);
         char *save = NULL;
 
@@ -81,7 +81,7 @@ int value_check_path_colon_list(const char *v, const char *const *args, unsigned
         return VALUE_OK;
 }
 
-static bool tmpfs_word_ok(const char *w, const char *const *args, unsigned version) {
+static bool tmpfs_word_ok(const char *w, const char *args, unsigned version) {
         char c[2 * VALIDATE_PATH_MAX + 2];
         char *colon;
 
@@ -96,11 +96,11 @@ static bool tmpfs_word_ok(const char *w, const char *const *args, unsigned versi
 }
 
 /* TemporaryFileSystem=: words "PATH[:OPTIONS]". */
-int value_check_tmpfs_list(const char *v, const char *const *args, unsigned version) {
+int value_check_tmpfs_list(const char *v, const char *args, unsigned version) {
         return value_each_word(v, NULL, VALUE_WORDS_UNQUOTE | VALUE_WORDS_ESCAPES_OK, tmpfs_word_ok, args, version);
 }
 
-static bool bind_word_ok(const char *w, const char *const *args, unsigned version) {
+static bool bind_word_ok(const char *w, const char *args, unsigned version) {
         char c[2 * VALIDATE_PATH_MAX + 2];
         char *src, *dst, *opt;
 
@@ -127,7 +127,7 @@ static bool bind_word_ok(const char *w, const char *const *args, unsigned versio
 }
 
 /* BindPaths=, BindReadOnlyPaths=: words "[-]SRC[:DST[:rbind|norbind]]". */
-int value_check_bind_list(const char *v, const char *const *args, unsigned version) {
+int value_check_bind_list(const char *v, const char *args, unsigned version) {
         return value_each_word(v, NULL, VALUE_WORDS_UNQUOTE | VALUE_WORDS_ESCAPES_OK, bind_word_ok, args, version);
 }
 
@@ -152,7 +152,7 @@ static char *next_part(char **p, bool coalesce) {
 
 /* "NAME[:LINK]"; since 257 "NAME[:[LINK][:FLAGS]]" with FLAGS "ro" and
  * empty parts kept apart. Anything after the last part is ignored. */
-static bool directory_word_ok(const char *w, const char *const *args, unsigned version) {
+static bool directory_word_ok(const char *w, const char *args, unsigned version) {
         bool flags = sd_behaves(SD_EXEC_DIRECTORY_FLAGS, version);
         char c[2 * VALIDATE_PATH_MAX + 2];
         char *p = c, *name, *link, *flag;
@@ -172,13 +172,13 @@ static bool directory_word_ok(const char *w, const char *const *args, unsigned v
 
 /* StateDirectory= & co: words, relative and normalized; args "symlink":
  * "NAME:LINK" is allowed. */
-int value_check_directory_list(const char *v, const char *const *args, unsigned version) {
+int value_check_directory_list(const char *v, const char *args, unsigned version) {
         return value_each_word(v, NULL, VALUE_WORDS_UNQUOTE | VALUE_WORDS_ESCAPES_OK, directory_word_ok, args, version);
 }
 
 /* Condition*=/Assert*= with a path: "[|][!]PATH"; args "path" marks the
  * path-valued ones, the others are only judged when checked. */
-int value_check_condition(const char *v, const char *const *args, unsigned version) {
+int value_check_condition(const char *v, const char *args, unsigned version) {
         const char *p = v;
 
         if (!value_args_has(args, "path"))
@@ -190,7 +190,7 @@ int value_check_condition(const char *v, const char *const *args, unsigned versi
         return path_ok(p) ? VALUE_OK : VALUE_BAD;
 }
 
-static bool image_word_ok(const char *w, const char *const *args, unsigned version) {
+static bool image_word_ok(const char *w, const char *args, unsigned version) {
         char c[2 * VALIDATE_PATH_MAX + 2];
         char *src, *dst, *opt;
 
@@ -276,7 +276,7 @@ static bool image_policy_ok(const char *v) {
 /* ExtensionImages= ("[-]PATH[:OPTIONS]"), MountImages= ("mount":
  * "[-]SOURCE:DEST[:OPTIONS]"), word by word; RootImagePolicy= & co
  * ("policy"): one image policy. */
-int value_check_image_list(const char *v, const char *const *args, unsigned version) {
+int value_check_image_list(const char *v, const char *args, unsigned version) {
         if (value_args_has(args, "policy"))
                 return image_policy_ok(v) ? VALUE_OK : VALUE_BAD;
         return value_each_word(v, NULL, VALUE_WORDS_UNQUOTE | VALUE_WORDS_ESCAPES_OK, image_word_ok, args, version);

@@ -72,14 +72,14 @@ int value_parse_size(const char *s, uint64_t *ret) {
 }
 
 /* Plain byte sizes (ReceiveBuffer=, ...). */
-int value_check_size(const char *v, const char *const *args, unsigned version) {
+int value_check_size(const char *v, const char *args, unsigned version) {
         (void) args;
         return value_parse_size(v, NULL) < 0 ? VALUE_BAD : VALUE_OK;
 }
 
 /* MemoryMax= & co: "infinity", a percentage or a size below 2^64-1;
  * args "nonzero": zero is refused (MemoryMax=, MemoryHigh=). */
-int value_check_memory(const char *v, const char *const *args, unsigned version) {
+int value_check_memory(const char *v, const char *args, unsigned version) {
         bool nonzero = value_args_has(args, "nonzero");
         uint64_t b;
         uint32_t pm;
@@ -107,7 +107,7 @@ static int device_and_value(const char *v, const char **rest) {
 }
 
 /* IOReadBandwidthMax= & co: "DEVICE infinity" or "DEVICE SIZE", SIZE > 0. */
-int value_check_io_limit(const char *v, const char *const *args, unsigned version) {
+int value_check_io_limit(const char *v, const char *args, unsigned version) {
         const char *r;
         uint64_t b;
 
@@ -119,7 +119,7 @@ int value_check_io_limit(const char *v, const char *const *args, unsigned versio
         return value_parse_size(r, &b) < 0 || b == 0 ? VALUE_BAD : VALUE_OK;
 }
 
-int value_check_io_weight(const char *v, const char *const *args, unsigned version) {
+int value_check_io_weight(const char *v, const char *args, unsigned version) {
         const char *r;
 
         (void) args;
@@ -128,7 +128,7 @@ int value_check_io_weight(const char *v, const char *const *args, unsigned versi
         return value_check_weight(r, NULL, version);
 }
 
-int value_check_io_latency(const char *v, const char *const *args, unsigned version) {
+int value_check_io_latency(const char *v, const char *args, unsigned version) {
         const char *r;
 
         (void) args;
@@ -179,8 +179,8 @@ static int limit_part(const char *s, const char *how, unsigned __int128 *ret) {
 }
 
 /* Limit*=: "SOFT:HARD" or one value for both; SOFT may not exceed HARD. */
-int value_check_limit(const char *v, const char *const *args, unsigned version) {
-        const char *how = args && args[0] ? args[0] : "number";
+int value_check_limit(const char *v, const char *args, unsigned version) {
+        const char *how = args && args[0] ? args : "number";
         const char *colon = strchr(v, ':');
         unsigned __int128 soft, hard;
         char buf[256];

@@ -124,7 +124,7 @@ int value_parse_time(const char *s, uint64_t default_unit, bool nsec, uint64_t *
 
 /* args: "nsec" for nanosecond values (TimerSlackNSec=), "min=USEC" for a
  * lower bound, "finite" where "infinity" is refused. */
-int value_check_timespan(const char *v, const char *const *args, unsigned version) {
+int value_check_timespan(const char *v, const char *args, unsigned version) {
         bool ns = value_args_has(args, "nsec");
         const char *min = value_args_get(args, "min=");
         uint64_t t;
@@ -315,7 +315,7 @@ static int calendar_time(const char *t) {
 }
 
 /* calendar_spec_from_string() of systemd 252 as far as validity goes. */
-int value_check_calendar(const char *v, const char *const *args, unsigned version) {
+int value_check_calendar(const char *v, const char *args, unsigned version) {
         static const char *const shortcuts[] = { "minutely", "hourly", "daily", "monthly", "weekly", "yearly",
                                                  "annually", "quarterly", "semiannually", "semi-annually", NULL };
         char buf[1024], *words[8];

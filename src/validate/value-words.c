@@ -7,7 +7,7 @@
 #include "value-check.h"
 
 int value_each_word(const char *v, const char *seps, ValueWordsFlags flags, ValueWordCheck check,
-                    const char *const *args, unsigned version) {
+                    const char *args, unsigned version) {
         _cleanup_(strbuf_done) StrBuf w = {};
         bool any_good = false, any_bad = false;
         const char *p = v;

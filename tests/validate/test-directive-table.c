@@ -9,7 +9,8 @@ TEST(lookup) {
         const Directive *d;
 
         d = directive_lookup(UNIT_SERVICE, "Service", "User");
-        CHECK(d && d->kind == DIRECTIVE_USER && !d->section);
+        CHECK(d && d->kind == DIRECTIVE_USER && d->section_id == DIRECTIVE_SECTION_TYPE && !directive_values(d));
+        CHECK_STR_EQ(directive_name(d), "User");
         CHECK_STR_EQ(directive_section(d, UNIT_SOCKET), "Socket");
         CHECK(directive_lookup(UNIT_SOCKET, "Socket", "User") == d);
         CHECK(directive_lookup(UNIT_MOUNT, "Mount", "User") == d);
@@ -29,11 +30,15 @@ TEST(lookup) {
 
         /* Same name, different meaning per type. */
         d = directive_lookup(UNIT_SERVICE, "Service", "Type");
-        CHECK(d && d->kind == DIRECTIVE_ENUM && d->values);
+        CHECK(d && d->kind == DIRECTIVE_ENUM && directive_values(d));
+        /* The values, a nulstr in the string pool: the words in the order of directives.tsv. */
+        CHECK_STR_EQ(directive_values(d), "simple");
+        CHECK(nulstr_contains(directive_values(d), "oneshot") && nulstr_contains(directive_values(d), "notify"));
+        CHECK(!nulstr_contains(directive_values(d), "simpl") && !nulstr_contains(directive_values(d), ""));
         d = directive_lookup(UNIT_MOUNT, "Mount", "Type");
         CHECK(d && d->kind == DIRECTIVE_STRING);
         d = directive_lookup(UNIT_SOCKET, "Socket", "Service");
-        CHECK(d && d->kind == DIRECTIVE_UNIT_NAME && d->values && streq(d->values[0], ".service"));
+        CHECK(d && d->kind == DIRECTIVE_UNIT_NAME && directive_values(d) && streq(directive_values(d), ".service"));
         CHECK(!directive_lookup(UNIT_SERVICE, "Service", "Service"));
 
         CHECK(directive_name_known("ExecStart"));
@@ -129,18 +134,19 @@ TEST(iteration) {
 
         for (size_t i = 0; (d = directive_get(i)); i++) {
                 n++;
-                CHECK(d->name && d->name[0]);
+                CHECK(directive_name(d)[0]);
                 CHECK(d->types != 0);
                 CHECK(directive_kind_to_string(d->kind));
-                CHECK(!d->section || streq(d->section, "Unit") || streq(d->section, "Install"));
+                CHECK(d->section_id == DIRECTIVE_SECTION_UNIT || d->section_id == DIRECTIVE_SECTION_INSTALL ||
+                      d->section_id == DIRECTIVE_SECTION_TYPE);
                 if (d->kind == DIRECTIVE_ENUM)
-                        CHECK(d->values && d->values[0]);
+                        CHECK(directive_values(d) && directive_values(d)[0]);
                 if (prev)
-                        CHECK(strcmp(prev->name, d->name) <= 0);
+                        CHECK(strcmp(directive_name(prev), directive_name(d)) <= 0);
                 /* every entry must be found again by lookup */
                 for (int t = 0; t < _UNIT_TYPE_MAX; t++)
                         if (d->types & UNIT_TYPE_BIT(t))
-                                CHECK(directive_lookup((UnitType) t, directive_section(d, (UnitType) t), d->name) == d);
+                                CHECK(directive_lookup((UnitType) t, directive_section(d, (UnitType) t), directive_name(d)) == d);
                 prev = d;
         }
         CHECK_INT_EQ(n, directive_count());
@@ -155,22 +161,22 @@ TEST(name_hash) {
 
         for (size_t i = 0; (d = directive_get(i)); i++) {
                 char buf[64];
-                size_t n = strlen(d->name);
+                size_t n = strlen(directive_name(d));
 
-                CHECK_INT_EQ(directive_name_find(d->name), d->name_id);
+                CHECK_INT_EQ(directive_name_find(directive_name(d)), d->name_id);
                 CHECK_INT_EQ(directive_section_from_name(directive_section(d, _UNIT_TYPE_INVALID)) >= 0, 1);
                 if (n + 2 > sizeof(buf))
                         continue;
                 for (size_t k = 0; k < n; k++) {
-                        memcpy(buf, d->name, n + 1);
+                        memcpy(buf, directive_name(d), n + 1);
                         buf[k] ^= 0x20; /* the other case (or a punctuation character) */
                         CHECK_INT_EQ(directive_name_find(buf), -1);
                 }
-                memcpy(buf, d->name, n + 1);
+                memcpy(buf, directive_name(d), n + 1);
                 buf[n - 1] = '\0';
                 if (!directive_name_known(buf))
                         CHECK_INT_EQ(directive_name_find(buf), -1);
-                memcpy(buf, d->name, n);
+                memcpy(buf, directive_name(d), n);
                 buf[n] = 'x';
                 buf[n + 1] = '\0';
                 if (!directive_name_known(buf))

@@ -25,7 +25,20 @@ typedef struct Vector {
 static void run(const Vector *v, size_t n) {
         for (size_t i = 0; i < n; i++) {
                 unsigned version = v[i].version ?: 252;
-                int got = v[i].fn(v[i].value, v[i].args[0] ? v[i].args : NULL, version);
+                char args[256];
+                size_t o = 0;
+                int got;
+
+                /* The arguments as the directive table passes them: a nulstr. */
+                for (size_t k = 0; k < ELEMENTSOF(v[i].args) && v[i].args[k]; k++) {
+                        size_t l = strlen(v[i].args[k]) + 1;
+
+                        CHECK(o + l < sizeof(args));
+                        memcpy(args + o, v[i].args[k], l);
+                        o += l;
+                }
+                args[o] = '\0';
+                got = v[i].fn(v[i].value, o > 0 ? args : NULL, version);
 
                 if (got != v[i].want) {
                         fprintf(stderr, "vector %zu '%s' (%u): got %d, want %d\n", i, v[i].value, version, got,
