@@ -8,17 +8,19 @@ The two commands run pair by pair, alternating which goes first; per run
 the CPU time (user + system of the child, from its resource usage) and
 the wall time are taken; the report gives the medians and the median of
 the pairwise ratios. Several UNITGUARD binaries (e.g. builds with other
--Dstatic-deps settings) are each compared with /bin/true.
+-Dstatic-link settings) are each compared with /bin/true.
 
 Usage: startup-bench.py UNITGUARD [UNITGUARD...] [--runs N] [--policy NAME|FILE]"""
 import os
-import platform
 import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib  # noqa: E402
 
 UNIT = '[Unit]\nDescription=Small\n\n[Service]\nExecStart=/usr/bin/sleep 1\nUser=nobody\n'
 
@@ -64,13 +66,13 @@ def main():
         i = args.index('--policy')
         policy = args[i + 1]
         del args[i:i + 2]
-    if not args:
+    if not args or args[0] in ('-h', '--help'):
         sys.exit(__doc__)
     with tempfile.TemporaryDirectory(prefix='ug-startup-') as work:
         unit = os.path.join(work, 'small.service')
         with open(unit, 'w') as f:
             f.write(UNIT)
-        print('machine: %s, %d CPUs; %d alternating pairs per command' % (platform.platform(), os.cpu_count(), runs))
+        print('machine: %s; %d alternating pairs per command' % (benchlib.machine(), runs))
         for exe in args:
             cmd = [os.path.abspath(exe), 'filter', '--policy', policy, unit]
             print('command: %s' % ' '.join(cmd))
