@@ -208,7 +208,8 @@ static int read_lookup_file(Filter *f, RootRun *rr, UnitGroup *g, size_t unit, c
         }
         pre = prefetched(rr, unit, lf);
         if (pre) {
-                r = pre->error;
+                /* -EINVAL: a symlink or FIFO put in the listed file's place. */
+                r = pre->error == -EINVAL ? -EBADFD : pre->error;
                 *ret_data = TAKE_PTR(pre->data);
                 *ret_size = pre->size;
         } else

@@ -193,7 +193,7 @@ int root_read_file(const Root *root, const char *resolved, size_t max_size, char
         }
         if (!S_ISREG(st.st_mode)) {
                 close(fd);
-                return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+                return S_ISDIR(st.st_mode) ? -EISDIR : -EBADFD;
         }
         r = read_full_fd_sized(fd, st.st_size, max_size, ret, ret_size);
         close(fd);
@@ -221,10 +221,10 @@ int root_read_regular_file(const Root *root, const char *resolved, size_t max_si
 
         fd = root_open_resolved(root, resolved, O_RDONLY | O_NONBLOCK);
         if (fd < 0)
-                return fd == -ELOOP ? -EINVAL : fd;
+                return fd == -ELOOP ? -EBADFD : fd;
         r = read_full_fd_regular(fd, max_size, ret, ret_size);
         close(fd);
-        return r;
+        return r == -EINVAL ? -EBADFD : r;
 }
 
 int root_list_dir(const Root *root, const char *resolved, DirList *ret) {
