@@ -582,6 +582,7 @@ static int collect_dropins(Builder *b, LookupUnit *u) {
                         continue;
                 }
                 dst->error = src->error;
+                dst->regular = src->regular;
                 dst->path = strdup(src->path);
                 dst->source = src->source ? strdup(src->source) : NULL;
                 if (!dst->path || (src->source && !dst->source))
