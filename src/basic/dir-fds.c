@@ -26,6 +26,9 @@ int dir_fds_add(DirFds *d, const char *dir) {
 
         while (len > 0 && dir[len - 1] == '/')
                 len--;
+        for (size_t i = 0; i < d->n; i++)
+                if (d->items[i].len == len && strncmp(d->items[i].path, dir, len) == 0)
+                        return 0;
         return len > 0 ? add_n(d, dir, len) : 0;
 }
 

@@ -28,7 +28,7 @@ typedef struct DirFds {
 #define DIR_FDS_INIT(b, m) ((DirFds) { .base = (b), .max = (m) })
 
 /* Adds dir to the directories paths may be below (opened when first
- * needed; "/" and "" are never added). 0 or -ENOMEM. */
+ * needed; "/", "" and one held already are not added). 0 or -ENOMEM. */
 int dir_fds_add(DirFds *d, const char *dir);
 
 /* Where to open path: a descriptor and a name relative to it (*ret_name
