@@ -106,19 +106,13 @@ static int read_names(int fd, StrBuf *names, unsigned char **types, size_t *ret_
         return 0;
 }
 
-int dir_list_open(DirList *l, const char *path) {
+int dir_list_read_fd(DirList *l, int fd) {
         _cleanup_(strbuf_done) StrBuf names = {};
         unsigned char *types = NULL;
         size_t n = 0;
         int r;
 
-        *l = (DirList) { .fd = -EBADF };
-        l->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY);
-        if (l->fd < 0) {
-                r = -errno;
-                l->fd = -EBADF;
-                return r;
-        }
+        *l = (DirList) { .fd = fd };
 
         /* Names first into one buffer (it moves as it grows), types beside
          * them; the pointers are made once the buffer stays put. */
@@ -143,6 +137,23 @@ int dir_list_open(DirList *l, const char *path) {
         if (r < 0)
                 dir_list_done(l);
         return r;
+}
+
+int dir_list_open(DirList *l, const char *path) {
+        int fd;
+
+        *l = (DirList) { .fd = -EBADF };
+        fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return -errno;
+        return dir_list_read_fd(l, fd);
+}
+
+char *dir_list_steal_names(DirList *l) {
+        char *names = l->names;
+
+        l->names = NULL;
+        return names;
 }
 
 const DirEntry *dir_list_find(const DirList *l, const char *name) {

@@ -28,11 +28,18 @@ typedef struct DirList {
  * dir_list_done(). */
 #define DIR_LIST_INIT ((DirList) { .fd = -EBADF })
 int dir_list_open(DirList *l, const char *path);
+/* The same for a directory open already at fd, which the list takes (it
+ * is closed by dir_list_done(), also when reading fails). */
+int dir_list_read_fd(DirList *l, int fd);
 void dir_list_done(DirList *l);
 
 static inline int dir_list_fd(const DirList *l) {
         return l->fd;
 }
+
+/* Hands over the buffer the entries' names point into (NUL-separated,
+ * free() it): names kept past dir_list_done() without a copy each. */
+char *dir_list_steal_names(DirList *l);
 
 /* Sorts entries by strcmp() of their names: a merge sort that calls
  * strcmp() directly (qsort()'s comparator calls cost a tenth of listing a

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "basic/alloc-util.h"
+#include "basic/dir-fds.h"
 #include "basic/dir-list.h"
 #include "basic/file-batch.h"
 #include "basic/fileio.h"
@@ -635,12 +636,20 @@ static void given_paths_free(GivenPath *g, size_t n) {
         free(g);
 }
 
-static int given_paths_scan(char *const *paths, size_t n, GivenPath *g) {
+/* Directories of the paths given held open, at most this many. */
+#define GIVEN_DIRS_MAX 64
+
+static int given_paths_scan(DirFds *dirs, char *const *paths, size_t n, GivenPath *g) {
         for (size_t i = 0; i < n; i++) {
                 struct stat st;
-                int r;
+                const char *name;
+                int dfd, r;
 
-                if (streq(paths[i], "-") || lstat(paths[i], &st) < 0)
+                if (streq(paths[i], "-"))
+                        continue;
+                /* lstat(), the path looked up below its directory. */
+                dfd = dir_fds_at(dirs, paths[i], true, &name);
+                if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
                         continue;
                 g[i].regular = S_ISREG(st.st_mode);
                 if (S_ISLNK(st.st_mode) && stat(paths[i], &st) < 0)
@@ -677,14 +686,17 @@ static bool read_alone(const GivenPath *given, const size_t *owner, const size_t
         return given[i].regular && !owner[i] && n_dropins[i] == 0;
 }
 
-static int given_batch_fill(Filter *f, GivenBatch *b, char *const *paths, const GivenPath *given,
+static int given_batch_fill(Filter *f, GivenBatch *b, DirFds *dirs, char *const *paths, const GivenPath *given,
                             const size_t *owner, const size_t *n_dropins, size_t from, size_t n) {
         int r;
 
         b->n = b->next = 0;
         for (size_t i = from; i < n && b->n < UNIT_READ_BATCH; i++)
                 if (read_alone(given, owner, n_dropins, i)) {
-                        b->files[b->n] = (BatchFile) { .dfd = AT_FDCWD, .name = paths[i] };
+                        BatchFile *bf = &b->files[b->n];
+
+                        *bf = (BatchFile) {};
+                        bf->dfd = dir_fds_at(dirs, paths[i], false, &bf->name);
                         b->path[b->n++] = i;
                 }
         if (!f->batch) {
@@ -705,6 +717,7 @@ int filter_paths(Filter *f, char *const *paths, size_t n, bool framed) {
         _cleanup_free_ size_t *n_dropins = new0(size_t, n ? n : 1);
         _cleanup_free_ const char **dropins = new0(const char *, n ? n : 1);
         _cleanup_(given_batch_done) GivenBatch batch = {};
+        _cleanup_(dir_fds_done) DirFds dirs = DIR_FDS_INIT(AT_FDCWD, GIVEN_DIRS_MAX);
         GivenPath *given = new0(GivenPath, n ? n : 1);
         int r;
 
@@ -716,7 +729,7 @@ int filter_paths(Filter *f, char *const *paths, size_t n, bool framed) {
         /* Which drop-ins sit next to a unit file also given: DIR/NAME.d/X.conf
          * beside DIR/NAME (the same directory once resolved). Only a unit
          * with the right file name has its directory resolved. */
-        r = given_paths_scan(paths, n, given);
+        r = given_paths_scan(&dirs, paths, n, given);
         for (size_t i = 0; r >= 0 && i < n; i++) {
                 if (!given[i].home)
                         continue;
@@ -753,7 +766,7 @@ int filter_paths(Filter *f, char *const *paths, size_t n, bool framed) {
                         BatchFile *file;
 
                         if (batch.next == batch.n) {
-                                r = given_batch_fill(f, &batch, paths, given, owner, n_dropins, i, n);
+                                r = given_batch_fill(f, &batch, &dirs, paths, given, owner, n_dropins, i, n);
                                 if (r < 0)
                                         break;
                         }

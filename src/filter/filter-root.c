@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "basic/alloc-util.h"
+#include "basic/dir-fds.h"
 #include "basic/file-batch.h"
 #include "basic/strmap.h"
 #include "filter-internal.h"
@@ -34,6 +35,7 @@ typedef struct Prefetched {
 
 typedef struct RootRun {
         const Root *root;
+        DirFds dirs;           /* the search directories, to open their files by a short path */
         StrMap shared;         /* source path -> SharedFile, for drop-ins used more than once */
         BatchFile files[PREFETCH_FILES];
         Prefetched of[PREFETCH_FILES];
@@ -52,6 +54,7 @@ static void root_run_done(RootRun *rr) {
         void *v;
 
         prefetch_drop(rr);
+        dir_fds_done(&rr->dirs);
         while (strmap_next(&rr->shared, &i, NULL, &v)) {
                 free(((SharedFile *) v)->data);
                 free(v);
@@ -123,7 +126,11 @@ static int prefetch(Filter *f, RootRun *rr, const LookupSet *set, size_t unit) {
                                 continue;
                         if (n == PREFETCH_FILES || !prefetchable(rr, lf))
                                 continue;
-                        rr->files[n] = (BatchFile) { .dfd = rr->root->fd, .name = lf->source[1] ? lf->source + 1 : "." };
+                        rr->files[n] = (BatchFile) {};
+                        if (lf->source[1])
+                                rr->files[n].dfd = dir_fds_at(&rr->dirs, lf->source + 1, false, &rr->files[n].name);
+                        else
+                                rr->files[n] = (BatchFile) { .dfd = rr->root->fd, .name = "." };
                         rr->of[n++] = (Prefetched) { lf, rr->next_unit };
                 }
         }
@@ -208,7 +215,8 @@ static int read_lookup_file(Filter *f, RootRun *rr, UnitGroup *g, size_t unit, c
         }
         pre = prefetched(rr, unit, lf);
         if (pre) {
-                r = pre->error;
+                /* -EINVAL: a symlink or FIFO put in the listed file's place. */
+                r = pre->error == -EINVAL ? -EBADFD : pre->error;
                 *ret_data = TAKE_PTR(pre->data);
                 *ret_size = pre->size;
         } else
@@ -332,11 +340,19 @@ static int root_unit(Filter *f, RootRun *rr, const LookupSet *set, size_t unit) 
 }
 
 int filter_root(Filter *f, const Root *root, const LookupSet *set, const char *shown_root) {
-        RootRun rr = { .root = root };
+        RootRun rr = { .root = root, .dirs = DIR_FDS_INIT(root->fd, 0) };
         unsigned units = 0;
-        int r;
+        int r = 0;
 
-        r = count_shared(&rr, set);
+        /* Unit files are opened below their search directory: a path
+         * walk of one component instead of four or five. */
+        for (size_t i = 0; r >= 0 && i < set->paths.n_dirs; i++) {
+                const char *d = set->paths.dirs[i].resolved;
+
+                r = dir_fds_add(&rr.dirs, d + strspn(d, "/"));
+        }
+        if (r >= 0)
+                r = count_shared(&rr, set);
         for (size_t i = 0; r >= 0 && i < set->diags.n; i++) {
                 const Diag *d = &set->diags.items[i];
 

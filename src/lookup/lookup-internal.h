@@ -33,7 +33,8 @@ typedef struct DropinDir {
         char *path;            /* resolved inside the root; NULL with error */
         int error;
         bool used, listed;
-        char **files;          /* *.conf entries, sorted (listed lazily) */
+        char **files;          /* *.conf entries, sorted (listed lazily), pointing into names */
+        char *names;           /* the listing's names, NUL-separated */
         LookupFile *resolved;  /* for each file: path, source (NULL: masked), error */
         size_t n_files;
 } DropinDir;

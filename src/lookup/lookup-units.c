@@ -420,7 +420,7 @@ static int found_compare(const void *a, const void *b) {
         return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static int dropin_file(Builder *b, const DropinDir *d, const RootDirEntry *de, LookupFile *f) {
+static int dropin_file(Builder *b, const DropinDir *d, const DirEntry *de, LookupFile *f) {
         char target[PATH_MAX];
         struct stat st;
         ssize_t k;
@@ -465,39 +465,36 @@ static int dropin_file(Builder *b, const DropinDir *d, const RootDirEntry *de, L
 }
 
 static int list_dropin_dir(Builder *b, DropinDir *d) {
-        RootDirEntry *entries = NULL;
-        size_t n = 0, k = 0;
+        _cleanup_(dir_list_done) DirList l = DIR_LIST_INIT;
+        size_t k = 0;
         int r;
 
         if (d->listed)
                 return 0;
         d->listed = true;
-        r = root_list_dir(b->root, d->path, &entries, &n);
+        r = root_list_dir(b->root, d->path, &l);
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
                 d->error = r;
                 return 0;
         }
-        for (size_t i = 0; i < n; i++) {
-                if (entries[i].name[0] != '.' && endswith(entries[i].name, ".conf"))
-                        entries[k++] = entries[i];
-                else
-                        free(entries[i].name);
-        }
+        for (size_t i = 0; i < l.n; i++)
+                if (l.entries[i].name[0] != '.' && endswith(l.entries[i].name, ".conf"))
+                        l.entries[k++] = l.entries[i];
         /* Each file is resolved once, however many units it applies to. */
         d->files = new0(char *, k);
         d->resolved = new0(LookupFile, k);
-        if (!d->files || !d->resolved) {
-                root_dir_entries_free(entries, k);
+        if (!d->files || !d->resolved)
                 return -ENOMEM;
-        }
+        /* The names stay where the listing put them. */
+        d->names = dir_list_steal_names(&l);
         d->n_files = k;
         for (size_t i = 0; i < k; i++)
-                d->files[i] = TAKE_PTR(entries[i].name);
+                d->files[i] = l.entries[i].name;
+        r = 0;
         for (size_t i = 0; r >= 0 && i < k; i++)
-                r = dropin_file(b, d, &(RootDirEntry) { d->files[i], entries[i].type }, &d->resolved[i]);
-        free(entries);
+                r = dropin_file(b, d, &l.entries[i], &d->resolved[i]);
         return r < 0 ? r : 0;
 }
 
@@ -585,6 +582,7 @@ static int collect_dropins(Builder *b, LookupUnit *u) {
                         continue;
                 }
                 dst->error = src->error;
+                dst->regular = src->regular;
                 dst->path = strdup(src->path);
                 dst->source = src->source ? strdup(src->source) : NULL;
                 if (!dst->path || (src->source && !dst->source))

@@ -93,13 +93,13 @@ static void dropin_dir_free(DropinDir *d) {
         free(d->key);
         free(d->path);
         for (size_t i = 0; i < d->n_files; i++) {
-                free(d->files[i]);
                 if (d->resolved) {
                         free(d->resolved[i].path);
                         free(d->resolved[i].source);
                 }
         }
         free(d->files);
+        free(d->names);
         free(d->resolved);
         free(d);
 }
@@ -348,50 +348,45 @@ static int add_extra_name(Builder *b, const char *name) {
  * named there are units of their own (getty@tty1.service). */
 static int scan_dependency_dir(Builder *b, const char *path) {
         _cleanup_free_ char *resolved = NULL;
-        RootDirEntry *entries = NULL;
-        size_t n = 0;
+        _cleanup_(dir_list_done) DirList l = DIR_LIST_INIT;
         int r;
 
         r = root_chase(b->root, path, 0, &resolved);
         if (r >= 0)
-                r = root_list_dir(b->root, resolved, &entries, &n);
+                r = root_list_dir(b->root, resolved, &l);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
                 return builder_diag(b, DIAG_ERROR, "lookup.unreadable", path, "Cannot read directory: %s",
                                     strerror(-r));
-        for (size_t i = 0; r >= 0 && i < n; i++)
-                if (entries[i].name[0] != '.' && unit_name_is_instance(entries[i].name))
-                        r = add_extra_name(b, entries[i].name);
-        root_dir_entries_free(entries, n);
+        for (size_t i = 0; r >= 0 && i < l.n; i++)
+                if (l.entries[i].name[0] != '.' && unit_name_is_instance(l.entries[i].name))
+                        r = add_extra_name(b, l.entries[i].name);
         return r;
 }
 
 static int scan_search_dir(Builder *b, size_t dir) {
         const SearchDir *sd = &b->set->paths.dirs[dir];
-        RootDirEntry *entries = NULL;
-        size_t n = 0;
+        _cleanup_(dir_list_done) DirList l = DIR_LIST_INIT;
         int dfd, r;
 
-        r = root_list_dir(b->root, sd->resolved, &entries, &n);
+        r = root_list_dir(b->root, sd->resolved, &l);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
                 return builder_diag(b, DIAG_ERROR, "lookup.unreadable", sd->path, "Cannot read directory: %s",
                                     strerror(-r));
-        dfd = root_open_resolved(b->root, sd->resolved, O_RDONLY | O_DIRECTORY);
-        if (dfd < 0)
-                r = dfd == -ENOMEM ? dfd
-                                   : builder_diag(b, DIAG_ERROR, "lookup.unreadable", sd->path,
-                                                  "Cannot open directory: %s", strerror(-dfd));
+        /* The listing's own descriptor: the entries are looked at below it. */
+        dfd = dir_list_fd(&l);
 
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0; i < l.n; i++) {
                 _cleanup_free_ char *path = NULL;
-                const char *name = entries[i].name;
+                const DirEntry *de = &l.entries[i];
+                const char *name = de->name;
                 bool is_unit;
                 struct stat st;
 
-                if (r < 0 || dfd < 0 || name[0] == '.')
+                if (r < 0 || name[0] == '.')
                         continue;
                 path = root_path_join(sd->path, name);
                 if (!path) {
@@ -403,11 +398,11 @@ static int scan_search_dir(Builder *b, size_t dir) {
                  * entry; a unit file is stat'ed anyway (an empty one is a
                  * mask). */
                 st.st_size = -1;
-                if (entries[i].type == DT_DIR)
+                if (de->type == DT_DIR)
                         st.st_mode = S_IFDIR;
-                else if (entries[i].type == DT_LNK)
+                else if (de->type == DT_LNK)
                         st.st_mode = S_IFLNK;
-                else if (entries[i].type == DT_REG && is_unit && (b->flags & LOOKUP_LAZY_EMPTY))
+                else if (de->type == DT_REG && is_unit && (b->flags & LOOKUP_LAZY_EMPTY))
                         st.st_mode = S_IFREG;   /* its size is the reader's to see */
                 else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
                         r = builder_diag(b, DIAG_ERROR, "lookup.unreadable", path, "Cannot stat: %s",
@@ -481,9 +476,6 @@ static int scan_search_dir(Builder *b, size_t dir) {
                 r = builder_diag(b, DIAG_NOTE, "lookup.not-a-unit", path,
                                  "Not a unit file, drop-in or dependency directory; systemd never reads it");
         }
-        root_dir_entries_free(entries, n);
-        if (dfd >= 0)
-                close(dfd);
         return r;
 }
 

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -194,7 +193,7 @@ int root_read_file(const Root *root, const char *resolved, size_t max_size, char
         }
         if (!S_ISREG(st.st_mode)) {
                 close(fd);
-                return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+                return S_ISDIR(st.st_mode) ? -EISDIR : -EBADFD;
         }
         r = read_full_fd_sized(fd, st.st_size, max_size, ret, ret_size);
         close(fd);
@@ -222,65 +221,18 @@ int root_read_regular_file(const Root *root, const char *resolved, size_t max_si
 
         fd = root_open_resolved(root, resolved, O_RDONLY | O_NONBLOCK);
         if (fd < 0)
-                return fd == -ELOOP ? -EINVAL : fd;
+                return fd == -ELOOP ? -EBADFD : fd;
         r = read_full_fd_regular(fd, max_size, ret, ret_size);
         close(fd);
-        return r;
+        return r == -EINVAL ? -EBADFD : r;
 }
 
-void root_dir_entries_free(RootDirEntry *e, size_t n) {
-        for (size_t i = 0; i < n; i++)
-                free(e[i].name);
-        free(e);
-}
+int root_list_dir(const Root *root, const char *resolved, DirList *ret) {
+        int fd;
 
-/* getdents64 straight into a buffer: opendir() would add an fstat and two
- * fcntl calls per directory, and a root has thousands of NAME.d/. */
-int root_list_dir(const Root *root, const char *resolved, RootDirEntry **ret, size_t *ret_n) {
-        RootDirEntry *entries = NULL;
-        size_t n = 0, allocated = 0;
-        _Alignas(struct dirent64) char buf[32768];
-        int fd, r = 0;
-
+        *ret = DIR_LIST_INIT;
         fd = root_open_resolved(root, resolved, O_RDONLY | O_DIRECTORY);
         if (fd < 0)
                 return fd;
-        for (;;) {
-                ssize_t k = getdents64(fd, buf, sizeof(buf));
-
-                if (k < 0) {
-                        r = -errno;
-                        break;
-                }
-                if (k == 0)
-                        break;
-                for (ssize_t off = 0; off < k;) {
-                        const struct dirent64 *de = (const struct dirent64 *) (buf + off);
-
-                        off += de->d_reclen;
-                        if (streq(de->d_name, ".") || streq(de->d_name, ".."))
-                                continue;
-                        if (GREEDY_REALLOC(entries, allocated, n + 1) < 0 ||
-                            !(entries[n].name = strdup(de->d_name))) {
-                                r = -ENOMEM;
-                                break;
-                        }
-                        entries[n++].type = de->d_type;
-                }
-                if (r < 0)
-                        break;
-        }
-        close(fd);
-        if (r < 0) {
-                root_dir_entries_free(entries, n);
-                return r;
-        }
-        r = dir_entries_sort(entries, n);
-        if (r < 0) {
-                root_dir_entries_free(entries, n);
-                return r;
-        }
-        *ret = entries;
-        *ret_n = n;
-        return 0;
+        return dir_list_read_fd(ret, fd);
 }

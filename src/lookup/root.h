@@ -42,21 +42,19 @@ int root_open_resolved(const Root *r, const char *resolved, int flags);
 char *root_path_join(const char *dir, const char *name);
 
 /* Reads a regular file at a resolved path, with a size cap (-EFBIG). A
- * directory is -EISDIR, any other file type -EINVAL (never opened for
- * reading in a way that could block: FIFOs are opened non-blocking). */
+ * directory is -EISDIR, any other file type -EBADFD, "not a regular file"
+ * to read_error_to_string() (never opened for reading in a way that could
+ * block: FIFOs are opened non-blocking). */
 int root_read_file(const Root *r, const char *resolved, size_t max_size, char **ret, size_t *ret_size);
 /* The same for a file its directory listed as regular: no fstat. Should it
- * have become a symlink meanwhile, it is not followed (-EINVAL). */
+ * have become a symlink or a FIFO meanwhile, it is not followed or waited
+ * on (-EBADFD). */
 int root_read_regular_file(const Root *r, const char *resolved, size_t max_size, char **ret, size_t *ret_size);
 
-/* One entry of a directory listing: the name and the file type the
- * directory itself records (DT_REG, DT_LNK, DT_DIR, ...; DT_UNKNOWN on
- * file systems that do not record it: stat the entry then). */
-typedef DirEntry RootDirEntry;
-
-/* Lists a resolved directory without "." and "..", sorted by name (strcmp). */
-int root_list_dir(const Root *r, const char *resolved, RootDirEntry **ret, size_t *ret_n);
-void root_dir_entries_free(RootDirEntry *e, size_t n);
+/* Lists a resolved directory (the last component not followed) without
+ * "." and "..", sorted by name (strcmp), its descriptor kept open in the
+ * list for *at() calls. *ret is DIR_LIST_INIT on error. */
+int root_list_dir(const Root *r, const char *resolved, DirList *ret);
 
 /* 1 when path leads to a directory inside the root, 0 when not (or when it
  * cannot be resolved), -ENOMEM. */

@@ -106,6 +106,31 @@ TEST(read_inside_only) {
         root_done(&root);
 }
 
+TEST(list_dir_inside_only) {
+        DirList l;
+        Root root;
+
+        CHECK_INT_EQ(root_open(dir, &root), 0);
+        CHECK_INT_EQ(root_list_dir(&root, "/usr/lib", &l), 0);
+        /* Sorted by name, with the types the directory records. */
+        CHECK_INT_EQ((int) l.n, 5);
+        if (l.n == 5) {
+                CHECK_STR_EQ(l.entries[0].name, "abs-etc");
+                CHECK_STR_EQ(l.entries[1].name, "climb");
+                CHECK_STR_EQ(l.entries[4].name, "x.conf");
+                CHECK(l.entries[4].type == DT_REG || l.entries[4].type == DT_UNKNOWN);
+        }
+        /* The listing's descriptor is the directory's. */
+        CHECK(faccessat(dir_list_fd(&l), "x.conf", R_OK, 0) == 0);
+        dir_list_done(&l);
+        /* A resolved path is not followed: "/lib" is a symlink. */
+        CHECK(root_list_dir(&root, "/lib", &l) < 0);
+        CHECK_INT_EQ(dir_list_fd(&l), -EBADF);
+        CHECK_INT_EQ((int) l.n, 0);
+        CHECK_INT_EQ(root_list_dir(&root, "/usr/lib/x.conf", &l), -ENOTDIR);
+        root_done(&root);
+}
+
 static void cleanup(void) {
         char cmd[600];
 
@@ -122,4 +147,4 @@ TEST(cleanup_fixture) {
 }
 
 TESTS_MAIN(T(setup_fixture), T(symlinks_stay_inside), T(loops_and_missing), T(read_inside_only),
-           T(cleanup_fixture))
+           T(list_dir_inside_only), T(cleanup_fixture))

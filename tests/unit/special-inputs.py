@@ -3,7 +3,8 @@
 named as an input is refused at once (exit 3, "not a regular file"),
 instead of blocking forever on a FIFO without a writer; the other inputs
 are still processed. Standard input may be anything (`-` from a FIFO
-works).
+works). In a root (--root), a drop-in or a unit that turns out to be a FIFO
+is reported the same way, and the rest of the root is judged.
 
 Usage: special-inputs.py UNITGUARD"""
 import os
@@ -63,6 +64,37 @@ def main():
         failures += check('a FIFO as standard input', r.returncode == 0 and r.stdout == UNIT,
                           f'rc={r.returncode} stderr={r.stderr!r}')
         sock.close()
+
+        # In a root: a FIFO drop-in, a drop-in and a unit linked to a FIFO
+        # outside the search path.
+        root = os.path.join(tmp, 'root')
+        lib = os.path.join(root, 'usr/lib/systemd/system')
+        etc = os.path.join(root, 'etc/systemd/system')
+        for d in (lib + '/a.service.d', etc + '/a.service.d', root + '/srv'):
+            os.makedirs(d)
+        for n in ('a.service', 'b.service'):
+            with open(os.path.join(lib, n), 'wb') as f:
+                f.write(UNIT)
+        os.mkfifo(os.path.join(lib, 'a.service.d/10-fifo.conf'))
+        os.mkfifo(os.path.join(root, 'srv/x.service'))
+        os.symlink('/srv/x.service', os.path.join(etc, 'a.service.d/20-link.conf'))
+        os.symlink('/srv/x.service', os.path.join(etc, 'linked.service'))
+        for plain in ('1', '0'):
+            env = dict(os.environ, UNITGUARD_IO_URING=plain)
+            try:
+                r = subprocess.run([exe, 'check', '--no-policy', '--root', root], capture_output=True, timeout=20,
+                                   env=env)
+            except subprocess.TimeoutExpired:
+                failures += check('FIFOs in a root', False, 'blocked')
+                continue
+            err = r.stdout.decode()  # check reports on stdout
+            want = [p + ': error: cannot read: not a regular file (input.unreadable)'
+                    for p in ('/usr/lib/systemd/system/a.service.d/10-fifo.conf',
+                              '/etc/systemd/system/a.service.d/20-link.conf', '/etc/systemd/system/linked.service')]
+            ok = (r.returncode == 3 and all(w in err.splitlines() for w in want) and 'Invalid argument' not in err
+                  and 'unitguard: 2 units, 1 rejected' in err)
+            failures += check(f'FIFOs in a root (UNITGUARD_IO_URING={plain})', ok,
+                              f'rc={r.returncode} stdout={r.stdout!r}')
 
     sys.exit(1 if failures else 0)
 
