@@ -104,7 +104,7 @@ def main():
 
         print(f'machine: {machine()}')
         print(f'stream:  {size / 1e6:.1f} MB, {n_files} files, {n_units} units '
-              f'({repeat} copies of {CORPUS}; symlinks in the corpus are plain files, read as units)')
+              f'({repeat} copies of {CORPUS}; symlinks, and the files SYMLINKS.tsv lists as symlinks, left out)')
         print(f'each configuration: {args.runs} pairs, `{cat} < stream > /dev/null` and the command '
               f'alternating; stderr to a file; times are medians, ratios medians of the pairwise ratios')
         print()

@@ -90,10 +90,12 @@ static inline __m128i load_partial(const char *p, size_t n) {
 
 /* Sixteen bytes at a time: each block is stored as it is, then the first
  * byte that needs a look (below 0x20 or from 0x80 on, which is one signed
- * comparison, a quote, a backslash) is found in its mask. A short tail is
- * read through a zeroed block, never past the input. */
-static inline __attribute__((always_inline)) char *escape_chunk(const char *s, size_t n, size_t *pi, size_t end,
-                                                             char *o, bool *replaced) {
+ * comparison, a quote, a backslash) is found in its mask. padded: the input
+ * is followed by at least 15 readable bytes, and the last block is loaded
+ * whole, its mask cut to the input; otherwise a short tail is read through
+ * a zeroed block, never past the input. */
+static inline __attribute__((always_inline)) char *escape_run(const char *s, size_t n, size_t *pi, size_t end,
+                                                           char *o, bool *replaced, bool padded) {
         const __m128i space = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\');
         size_t i = *pi;
 
@@ -102,7 +104,7 @@ static inline __attribute__((always_inline)) char *escape_chunk(const char *s, s
                 unsigned mask;
                 __m128i v;
 
-                if (avail >= 16)
+                if (padded || avail >= 16)
                         v = _mm_loadu_si128((const __m128i *) (const void *) (s + i));
                 else
                         v = load_partial(s + i, avail);
@@ -134,8 +136,9 @@ static inline bool byte_is_plain(unsigned char c) {
         return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
 }
 
-static inline __attribute__((always_inline)) char *escape_chunk(const char *s, size_t n, size_t *pi, size_t end,
-                                                             char *o, bool *replaced) {
+/* Byte by byte: padded makes no difference. */
+static inline __attribute__((always_inline)) char *escape_run(const char *s, size_t n, size_t *pi, size_t end,
+                                                           char *o, bool *replaced, bool padded) {
         size_t i = *pi;
 
         while (i < end) {
@@ -176,59 +179,20 @@ char *json_write_uint(char *o, uint64_t v) {
         return end;
 }
 
-#if defined(__SSE2__) && !defined(JSON_WRITER_SCALAR)
-/* As escape_chunk(), for input followed by at least 15 readable bytes:
- * the last block is loaded whole and its mask cut to the input. */
-static inline __attribute__((always_inline)) char *escape_padded(const char *s, size_t n, char *o,
-                                                              bool *replaced) {
-        const __m128i space = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\');
+char *json_write_string_padded(char *o, const char *s, size_t n, bool *replaced) {
         size_t i = 0;
 
-        while (i < n) {
-                size_t avail = n - i;
-                __m128i v = _mm_loadu_si128((const __m128i *) (const void *) (s + i));
-                unsigned mask;
-
-                _mm_storeu_si128((__m128i *) (void *) o, v);
-                mask = (unsigned) _mm_movemask_epi8(_mm_or_si128(
-                        _mm_cmplt_epi8(v, space), _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bs))));
-                if (avail < 16)
-                        mask &= (1u << avail) - 1;
-                if (mask == 0) {
-                        size_t k = MIN(avail, (size_t) 16);
-
-                        i += k;
-                        o += k;
-                        continue;
-                }
-                {
-                        unsigned k = (unsigned) __builtin_ctz(mask);
-
-                        i += k;
-                        o += k;
-                }
-                o = escape_one(s, n, &i, o, replaced);
-        }
-        return o;
-}
-
-char *json_write_string_padded(char *o, const char *s, size_t n, bool *replaced) {
         *o++ = '"';
-        o = escape_padded(s, n, o, replaced);
+        o = escape_run(s, n, &i, n, o, replaced, true);
         *o++ = '"';
         return o;
 }
-#else
-char *json_write_string_padded(char *o, const char *s, size_t n, bool *replaced) {
-        return json_write_string(o, s, n, replaced);
-}
-#endif
 
 char *json_write_string(char *o, const char *s, size_t n, bool *replaced) {
         size_t i = 0;
 
         *o++ = '"';
-        o = escape_chunk(s, n, &i, n, o, replaced);
+        o = escape_run(s, n, &i, n, o, replaced, false);
         *o++ = '"';
         return o;
 }
@@ -248,7 +212,7 @@ int json_append_string(StrBuf *out, const char *s, size_t n) {
                 o = out->data + out->len;
                 if (i == 0)
                         *o++ = '"';
-                o = escape_chunk(s, n, &i, i + chunk, o, &replaced);
+                o = escape_run(s, n, &i, i + chunk, o, &replaced, false);
                 if (i >= n) {
                         *o++ = '"';
                         out->len = (size_t) (o - out->data);
