@@ -20,24 +20,6 @@ void hwdb_glob_set_single(const HwdbGlobKey *k, uint64_t *s, size_t pos) {
         set_bit(s, pos);
 }
 
-/* For a short key after a short key: only the bytes after the part both
- * share change in the table. Batches are looked up in sorted order
- * (hwdb-lookup.h), where neighbours share most of their bytes. */
-static void direct_update(HwdbGlobKey *k, const char *key, size_t len) {
-        uint64_t *restrict direct = k->direct;
-        const uint8_t *restrict old = k->direct_bytes;
-        size_t same = 0, n_old = k->n_direct_bytes;
-
-        while (same < len && same < n_old && old[same] == (uint8_t) key[same])
-                same++;
-        for (size_t j = same; j < n_old; j++)
-                direct[old[j]] &= ~(UINT64_C(2) << j);
-        for (size_t j = same; j < len; j++)
-                direct[(uint8_t) key[j]] |= UINT64_C(2) << j;
-        memcpy(k->direct_bytes + same, key + same, len - same);
-        k->n_direct_bytes = len;
-}
-
 int hwdb_glob_key_init(HwdbGlobKey *k, const char *key, size_t len) {
         size_t words = len / 64 + 1, need;
 
@@ -56,14 +38,10 @@ int hwdb_glob_key_init(HwdbGlobKey *k, const char *key, size_t len) {
                 k->words = 1;
                 k->masks = k->valid + 1;
                 k->valid[0] = (UINT64_C(2) << len) - 1;     /* positions 0..len */
-                direct_update(k, key, len);
+                memset(k->text, 0, sizeof(k->text));
+                memcpy(k->text, key, len);
                 return 0;
         }
-
-        /* Back to all zero: only the last short key's bytes are set. */
-        for (size_t j = 0; j < k->n_direct_bytes; j++)
-                k->direct[k->direct_bytes[j]] = 0;
-        k->n_direct_bytes = 0;
 
         k->len = len;
         k->usable = len <= HWDB_GLOB_MAX_KEY;
@@ -128,11 +106,14 @@ bool hwdb_glob_step(const HwdbGlobKey *k, uint64_t *dst, const uint64_t *src, ui
         const size_t words = k->words;
         const uint64_t *m;
 
-        switch (c) {
-        case '[':
-        case '\\':
+        if (c == '[' || c == '\\')
                 return false;
+        if (words == 1) {
+                dst[0] = hwdb_glob_step1(k, src[0], c);
+                return true;
+        }
 
+        switch (c) {
         case '*': {
                 /* Every position from the smallest reachable one on. */
                 size_t i = 0;
@@ -154,7 +135,7 @@ bool hwdb_glob_step(const HwdbGlobKey *k, uint64_t *dst, const uint64_t *src, ui
                 break;
 
         default:
-                m = words == 1 ? &k->direct[c] : k->masks + (size_t) k->index[c] * words;
+                m = k->masks + (size_t) k->index[c] * words;
                 break;
         }
 
@@ -177,7 +158,7 @@ void hwdb_glob_restrict(const HwdbGlobKey *k, uint64_t *s, const char *members, 
                 for (size_t j = 0; j < n; j++) {
                         uint8_t c = (uint8_t) members[j];
 
-                        m |= words == 1 ? k->direct[c] : k->masks[(size_t) k->index[c] * words + i];
+                        m |= words == 1 ? hwdb_glob_eq1(k, c) : k->masks[(size_t) k->index[c] * words + i];
                 }
                 s[i] &= negated ? ~m : m;
         }

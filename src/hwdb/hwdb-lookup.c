@@ -32,6 +32,15 @@ struct HwdbScanFrame {
         size_t pattern_mark;    /* pattern length before this node */
 };
 
+/* A frame of a one-word glob scan (glob_scan_fast()): no pattern, no
+ * bracket state, the set in one word. */
+struct HwdbFastFrame {
+        HwdbNode node;
+        uint64_t off;
+        uint64_t set;
+        unsigned next_child;
+};
+
 /* One level of the literal walk, kept for the next key (hwdb_lookup_next()). */
 struct HwdbPathStep {
         uint64_t off;           /* the node */
@@ -134,6 +143,8 @@ void hwdb_lookup_done(HwdbLookup *l) {
         free(l->sets);
         free(l->path);
         free(l->path_key);
+        free(l->fast);
+        free(l->hits);
         if (l->glob)
                 hwdb_glob_key_done(l->glob);
         free(l->glob);
@@ -410,6 +421,122 @@ static int glob_leaf(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, int edg
         return m ? add_values(l, b, n) : 0;
 }
 
+/* Steps a one-word set over the pattern bytes p (NUL-terminated) until the
+ * set is empty. Sets *other when it meets '[' or '\\' first: those are left
+ * to the general scan. */
+static inline uint64_t steps1(const HwdbGlobKey *k, uint64_t s, const char *p, bool *other) {
+        for (; s != 0 && *p != '\0'; p++) {
+                uint8_t c = (uint8_t) *p;
+
+                if (c == '[' || c == '\\') {
+                        *other = true;
+                        return 0;
+                }
+                s = hwdb_glob_step1(k, s, c);
+        }
+        return s;
+}
+
+/* The glob scan below one glob start for a key under 64 bytes whose
+ * subtree has only literal bytes, '*' and '?' where it is read: the
+ * position set in one word is then exactly fnmatch's answer at every node,
+ * so there is no pattern to copy, no mode to carry and no fnmatch call.
+ * The matching nodes are collected first and their values added at the
+ * end, in the same order as glob_scan() adds them. Returns 1 when done, 0
+ * when it met '[' or '\\' with a live set: then nothing was added, and
+ * glob_scan() does the scan the general way. Every bound, edge and visit
+ * check of the general scan is made here too. */
+static int glob_scan_fast(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_t off, int edge,
+                          size_t skip, size_t pos) {
+        const HwdbGlobKey *k = l->glob;
+        const unsigned len = (unsigned) k->len;
+        uint64_t visits = l->visits, s = UINT64_C(1) << pos;
+        size_t n_stack = 0, n_hits = 0;
+        bool other = false;
+        int r;
+
+        if (++visits > l->max_visits)
+                return -ELOOP;
+        if (edge >= 0) {
+                if (edge == '[' || edge == '\\')
+                        return 0;
+                s = hwdb_glob_step1(k, s, (uint8_t) edge);
+        }
+        s = steps1(k, s, n->prefix + skip, &other);
+        if (other)
+                return 0;
+        if (s == 0)
+                goto done;
+
+        r = RESERVE(l->fast, l->fast_allocated, 1);
+        if (r < 0)
+                return r;
+        l->fast[n_stack++] = (HwdbFastFrame) { .node = *n, .off = off, .set = s };
+
+        while (n_stack > 0) {
+                HwdbFastFrame *f = &l->fast[n_stack - 1];
+
+                if (f->next_child < f->node.n_children) {
+                        HwdbNode cn;
+                        uint64_t child, cs;
+                        uint8_t c;
+
+                        hwdb_bin_child(b, &f->node, f->next_child++, &c, &child);
+                        if (child >= f->off)
+                                return -ELOOP;
+                        if (c == '[' || c == '\\')
+                                return 0;
+                        /* Most children are ruled out by their edge byte
+                         * alone, without reading them. */
+                        cs = hwdb_glob_step1(k, f->set, c);
+                        if (cs == 0)
+                                continue;
+                        if (++visits > l->max_visits || n_stack >= HWDB_MAX_DEPTH)
+                                return -ELOOP;
+                        r = hwdb_bin_node(b, child, &cn);
+                        if (r < 0)
+                                return r;
+                        cs = steps1(k, cs, cn.prefix, &other);
+                        if (other)
+                                return 0;
+                        if (cs == 0)
+                                continue;
+                        if (cn.n_children == 0) {
+                                /* Entered and left at once. */
+                                if (cn.n_values > 0 && ((cs >> len) & 1)) {
+                                        r = RESERVE(l->hits, l->hits_allocated, n_hits + 1);
+                                        if (r < 0)
+                                                return r;
+                                        l->hits[n_hits++] = cn;
+                                }
+                                continue;
+                        }
+                        r = RESERVE(l->fast, l->fast_allocated, n_stack + 1);
+                        if (r < 0)
+                                return r;
+                        l->fast[n_stack++] = (HwdbFastFrame) { .node = cn, .off = child, .set = cs };
+                        continue;
+                }
+
+                if (f->node.n_values > 0 && ((f->set >> len) & 1)) {
+                        r = RESERVE(l->hits, l->hits_allocated, n_hits + 1);
+                        if (r < 0)
+                                return r;
+                        l->hits[n_hits++] = f->node;
+                }
+                n_stack--;
+        }
+
+        for (size_t i = 0; i < n_hits; i++) {
+                r = add_values(l, b, &l->hits[i]);
+                if (r < 0)
+                        return r;
+        }
+done:
+        l->visits = visits;
+        return 1;
+}
+
 /* Depth-first walk below one glob start: children in edge order first, then
  * the node itself, testing every node that has values against the rest of
  * the key. */
@@ -428,8 +555,13 @@ static int glob_scan(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_
                         return r;
                 l->glob_ready = true;
         }
-        mode = l->glob->usable ? MATCH_EXACT : MATCH_OFF;
         one_word = l->glob->usable && l->glob->words == 1;
+        if (one_word) {
+                r = glob_scan_fast(l, b, n, off, edge, skip, pos);
+                if (r != 0)
+                        return r < 0 ? r : 0;
+        }
+        mode = l->glob->usable ? MATCH_EXACT : MATCH_OFF;
 
         l->pattern_len = 0;
         l->n_stack = 0;
