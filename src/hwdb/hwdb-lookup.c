@@ -421,6 +421,9 @@ static int glob_leaf(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, int edg
         return m ? add_values(l, b, n) : 0;
 }
 
+/* The edge bytes a one-position set cannot rule out by comparing. */
+static const bool fast_special[256] = { ['*'] = true, ['?'] = true, ['['] = true, ['\\'] = true };
+
 /* Steps a one-word set over the pattern bytes p (NUL-terminated) until the
  * set is empty. Sets *other when it meets '[' or '\\' first: those are left
  * to the general scan. */
@@ -476,21 +479,34 @@ static int glob_scan_fast(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, ui
         while (n_stack > 0) {
                 HwdbFastFrame *f = &l->fast[n_stack - 1];
 
-                if (f->next_child < f->node.n_children) {
-                        HwdbNode cn;
-                        uint64_t child, cs;
-                        uint8_t c;
+                const unsigned nc = f->node.n_children;
+                const uint8_t *e = b->data + f->node.children_off + (uint64_t) f->next_child * b->child_size;
+                unsigned i = f->next_child;
+                uint64_t child = 0, cs = 0;
+                /* With one position in the set, only '*', '?' and the
+                 * key's byte there can lead on ('[' and '\\' give up). */
+                const int kc = (f->set & (f->set - 1)) == 0 ? k->text[__builtin_ctzll(f->set)] : -1;
 
-                        hwdb_bin_child(b, &f->node, f->next_child++, &c, &child);
+                /* Most children are ruled out by their edge byte alone,
+                 * without reading them. */
+                for (; i < nc; i++, e += b->child_size) {
+                        uint8_t c = e[HWDB_CHILD_C];
+
+                        child = hwdb_get64(e + HWDB_CHILD_OFF);
                         if (child >= f->off)
                                 return -ELOOP;
+                        if (c != kc && kc >= 0 && !fast_special[c])
+                                continue;
                         if (c == '[' || c == '\\')
                                 return 0;
-                        /* Most children are ruled out by their edge byte
-                         * alone, without reading them. */
                         cs = hwdb_glob_step1(k, f->set, c);
-                        if (cs == 0)
-                                continue;
+                        if (cs != 0)
+                                break;
+                }
+                if (i < nc) {
+                        HwdbNode cn;
+
+                        f->next_child = i + 1;
                         if (++visits > l->max_visits || n_stack >= HWDB_MAX_DEPTH)
                                 return -ELOOP;
                         r = hwdb_bin_node(b, child, &cn);
@@ -704,9 +720,11 @@ static int walk(HwdbLookup *l, const HwdbBin *b, uint64_t off, size_t i, const c
                         if (e > '[' && e > kc)
                                 break;
                 }
-                r = glob_scans(l, b, step, key);
-                if (r < 0)
-                        return r;
+                if (step->n_globs > 0) {
+                        r = glob_scans(l, b, step, key);
+                        if (r < 0)
+                                return r;
+                }
 
                 if (kc == '\0')
                         return add_values(l, b, &n);
@@ -766,6 +784,8 @@ static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) 
                 while (same < max && l->path_key[same] == key[same])
                         same++;
                 for (; d < l->n_path && l->path[d].end < same; d++) {
+                        if (l->path[d].n_globs == 0)
+                                continue;
                         r = glob_scans(l, b, &l->path[d], key);
                         if (r < 0)
                                 return r;
