@@ -37,7 +37,9 @@ struct HwdbScanFrame {
 struct HwdbFastFrame {
         HwdbNode node;
         uint64_t off;
-        uint64_t set;
+        uint64_t set;           /* one-word scans; longer keys: in wide_sets */
+        const char *text;       /* the prefix bytes this frame read */
+        int edge;               /* the edge byte into it, or -1 */
         unsigned next_child;
 };
 
@@ -144,7 +146,7 @@ void hwdb_lookup_done(HwdbLookup *l) {
         free(l->path);
         free(l->path_key);
         free(l->fast);
-        free(l->hits);
+        free(l->wide_sets);
         if (l->glob)
                 hwdb_glob_key_done(l->glob);
         free(l->glob);
@@ -424,170 +426,42 @@ static int glob_leaf(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, int edg
 /* The edge bytes a one-position set cannot rule out by comparing. */
 static const bool fast_special[256] = { ['*'] = true, ['?'] = true, ['['] = true, ['\\'] = true };
 
-/* Steps a one-word set over the pattern bytes p (NUL-terminated) until the
- * set is empty. Sets *other when it meets '[' or '\\' first: those are left
- * to the general scan. */
-static inline uint64_t steps1(const HwdbGlobKey *k, uint64_t s, const char *p, bool *other) {
-        for (; s != 0 && *p != '\0'; p++) {
-                uint8_t c = (uint8_t) *p;
+/* No '[' or '\\' met: the set steps over the whole text. */
+#define NO_STOP SIZE_MAX
+
+/* Steps the one-word set *s over the pattern bytes p (NUL-terminated)
+ * until it is empty. Returns where it met '[' or '\\' with a live set (*s
+ * is then the set before that byte), or NO_STOP. */
+static inline size_t steps1(const HwdbGlobKey *k, uint64_t *s, const char *p) {
+        uint64_t v = *s;
+
+        for (size_t j = 0; v != 0 && p[j] != '\0'; j++) {
+                uint8_t c = (uint8_t) p[j];
 
                 if (c == '[' || c == '\\') {
-                        *other = true;
-                        return 0;
+                        *s = v;
+                        return j;
                 }
-                s = hwdb_glob_step1(k, s, c);
+                v = hwdb_glob_step1(k, v, c);
         }
-        return s;
+        *s = v;
+        return NO_STOP;
 }
 
-/* The glob scan below one glob start for a key under 64 bytes whose
- * subtree has only literal bytes, '*' and '?' where it is read: the
- * position set in one word is then exactly fnmatch's answer at every node,
- * so there is no pattern to copy, no mode to carry and no fnmatch call.
- * The matching nodes are collected first and their values added at the
- * end, in the same order as glob_scan() adds them. Returns 1 when done, 0
- * when it met '[' or '\\' with a live set: then nothing was added, and
- * glob_scan() does the scan the general way. Every bound, edge and visit
- * check of the general scan is made here too. */
-static int glob_scan_fast(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_t off, int edge,
-                          size_t skip, size_t pos) {
-        const HwdbGlobKey *k = l->glob;
-        const unsigned len = (unsigned) k->len;
-        uint64_t visits = l->visits, s = UINT64_C(1) << pos;
-        size_t n_stack = 0, n_hits = 0;
-        bool other = false;
+/* The general glob scan: depth-first below node n (entered by edge, its
+ * prefix read from byte skip), children in edge order first, then the node
+ * itself, testing every node that has values against the rest of the key:
+ * brackets, escapes and anything the sets do not model are decided by
+ * fnmatch(3) on the pattern read so far. The caller has put the pattern
+ * read before n in l->pattern and, when the key is usable, its position
+ * set in l->sets[0, words). */
+static int glob_scan_general(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_t off, int edge,
+                             size_t skip, const char *key, size_t pos) {
+        uint8_t mode = l->glob->usable ? MATCH_EXACT : MATCH_OFF;
+        bool one_word = l->glob->usable && l->glob->words == 1;
         int r;
 
-        if (++visits > l->max_visits)
-                return -ELOOP;
-        if (edge >= 0) {
-                if (edge == '[' || edge == '\\')
-                        return 0;
-                s = hwdb_glob_step1(k, s, (uint8_t) edge);
-        }
-        s = steps1(k, s, n->prefix + skip, &other);
-        if (other)
-                return 0;
-        if (s == 0)
-                goto done;
-
-        r = RESERVE(l->fast, l->fast_allocated, 1);
-        if (r < 0)
-                return r;
-        l->fast[n_stack++] = (HwdbFastFrame) { .node = *n, .off = off, .set = s };
-
-        while (n_stack > 0) {
-                HwdbFastFrame *f = &l->fast[n_stack - 1];
-
-                const unsigned nc = f->node.n_children;
-                const uint8_t *e = b->data + f->node.children_off + (uint64_t) f->next_child * b->child_size;
-                unsigned i = f->next_child;
-                uint64_t child = 0, cs = 0;
-                /* With one position in the set, only '*', '?' and the
-                 * key's byte there can lead on ('[' and '\\' give up). */
-                const int kc = (f->set & (f->set - 1)) == 0 ? k->text[__builtin_ctzll(f->set)] : -1;
-
-                /* Most children are ruled out by their edge byte alone,
-                 * without reading them. */
-                for (; i < nc; i++, e += b->child_size) {
-                        uint8_t c = e[HWDB_CHILD_C];
-
-                        child = hwdb_get64(e + HWDB_CHILD_OFF);
-                        if (child >= f->off)
-                                return -ELOOP;
-                        if (c != kc && kc >= 0 && !fast_special[c])
-                                continue;
-                        if (c == '[' || c == '\\')
-                                return 0;
-                        cs = hwdb_glob_step1(k, f->set, c);
-                        if (cs != 0)
-                                break;
-                }
-                if (i < nc) {
-                        HwdbNode cn;
-
-                        f->next_child = i + 1;
-                        if (++visits > l->max_visits || n_stack >= HWDB_MAX_DEPTH)
-                                return -ELOOP;
-                        r = hwdb_bin_node(b, child, &cn);
-                        if (r < 0)
-                                return r;
-                        cs = steps1(k, cs, cn.prefix, &other);
-                        if (other)
-                                return 0;
-                        if (cs == 0)
-                                continue;
-                        if (cn.n_children == 0) {
-                                /* Entered and left at once. */
-                                if (cn.n_values > 0 && ((cs >> len) & 1)) {
-                                        r = RESERVE(l->hits, l->hits_allocated, n_hits + 1);
-                                        if (r < 0)
-                                                return r;
-                                        l->hits[n_hits++] = cn;
-                                }
-                                continue;
-                        }
-                        r = RESERVE(l->fast, l->fast_allocated, n_stack + 1);
-                        if (r < 0)
-                                return r;
-                        l->fast[n_stack++] = (HwdbFastFrame) { .node = cn, .off = child, .set = cs };
-                        continue;
-                }
-
-                if (f->node.n_values > 0 && ((f->set >> len) & 1)) {
-                        r = RESERVE(l->hits, l->hits_allocated, n_hits + 1);
-                        if (r < 0)
-                                return r;
-                        l->hits[n_hits++] = f->node;
-                }
-                n_stack--;
-        }
-
-        for (size_t i = 0; i < n_hits; i++) {
-                r = add_values(l, b, &l->hits[i]);
-                if (r < 0)
-                        return r;
-        }
-done:
-        l->visits = visits;
-        return 1;
-}
-
-/* Depth-first walk below one glob start: children in edge order first, then
- * the node itself, testing every node that has values against the rest of
- * the key. */
-static int glob_scan(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_t off, int edge,
-                     size_t skip, const char *key, size_t pos) {
-        uint8_t mode;
-        bool one_word;
-        int r;
-
-        if (n->n_children == 0 && !l->no_prune)
-                return glob_leaf(l, b, n, edge, skip, key, pos);
-
-        if (!l->glob_ready) {
-                r = hwdb_glob_key_init(l->glob, key, l->key_len);
-                if (r < 0)
-                        return r;
-                l->glob_ready = true;
-        }
-        one_word = l->glob->usable && l->glob->words == 1;
-        if (one_word) {
-                r = glob_scan_fast(l, b, n, off, edge, skip, pos);
-                if (r != 0)
-                        return r < 0 ? r : 0;
-        }
-        mode = l->glob->usable ? MATCH_EXACT : MATCH_OFF;
-
-        l->pattern_len = 0;
         l->n_stack = 0;
-        if (mode != MATCH_OFF) {
-                r = RESERVE(l->sets, l->sets_allocated, 2 * l->glob->words);
-                if (r < 0)
-                        return r;
-                hwdb_glob_set_single(l->glob, l->sets, pos);
-        }
-
         r = scan_enter_node(l, b, n, off, edge, skip, mode, BRACKET_NONE, 0);
         if (r < 0)
                 return r;
@@ -641,6 +515,379 @@ static int glob_scan(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_
                 l->n_stack--;
         }
         return 0;
+}
+
+/* A fast scan (below) met '[' or '\\' with a live set: node n and its
+ * subtree go to the general scan. The pattern read so far is rebuilt from
+ * the fast stack's frames [0, n_stack); then, when the stop is at byte j
+ * of n's text (its prefix from skip), edge and those j bytes. set is the
+ * position set before the stop. Adds n's answers where the fast scan would
+ * have. */
+static int fast_handover(HwdbLookup *l, const HwdbBin *b, size_t n_stack, const HwdbNode *n, uint64_t off,
+                         int edge, size_t skip, size_t j, const uint64_t *set, const char *key, size_t pos,
+                         uint64_t *visits) {
+        const size_t words = l->glob->words;
+        int r;
+
+        l->pattern_len = 0;
+        for (size_t d = 0; d < n_stack; d++) {
+                const HwdbFastFrame *f = &l->fast[d];
+                size_t len = strlen(f->text);
+
+                r = pattern_reserve(l, b, len + 1);
+                if (r < 0)
+                        return r;
+                if (f->edge >= 0)
+                        l->pattern[l->pattern_len++] = (char) f->edge;
+                memcpy(l->pattern + l->pattern_len, f->text, len);
+                l->pattern_len += len;
+        }
+        if (j != NO_STOP) {
+                r = pattern_reserve(l, b, j + 1);
+                if (r < 0)
+                        return r;
+                if (edge >= 0)
+                        l->pattern[l->pattern_len++] = (char) edge;
+                memcpy(l->pattern + l->pattern_len, n->prefix + skip, j);
+                l->pattern_len += j;
+                edge = -1;
+                skip += j;
+        }
+        r = RESERVE(l->sets, l->sets_allocated, 2 * words);
+        if (r < 0)
+                return r;
+        memcpy(l->sets, set, words * sizeof(uint64_t));
+
+        l->visits = *visits;
+        r = glob_scan_general(l, b, n, off, edge, skip, key, pos);
+        *visits = l->visits;
+        return r;
+}
+
+/* The glob scan below one glob start for a key under 64 bytes: the
+ * position set in one word is exactly fnmatch's answer at every node as
+ * long as the pattern has only literal bytes, '*' and '?', so there is no
+ * pattern to copy, no mode to carry and no fnmatch call. A subtree whose
+ * pattern has '[' or '\\' where the set is still live goes to the general
+ * scan (fast_handover()). Every bound, edge and visit check of the general
+ * scan is made here too; the answers come in the same order. */
+static int glob_scan_fast(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_t off, int edge,
+                          size_t skip, const char *key, size_t pos) {
+        const HwdbGlobKey *k = l->glob;
+        const unsigned len = (unsigned) k->len;
+        uint64_t visits = l->visits, s = UINT64_C(1) << pos;
+        size_t n_stack = 0, stop;
+        int r;
+
+        if (++visits > l->max_visits)
+                return -ELOOP;
+        if (edge == '[' || edge == '\\')
+                return fast_handover(l, b, 0, n, off, edge, skip, NO_STOP, &s, key, pos, &visits);
+        if (edge >= 0)
+                s = hwdb_glob_step1(k, s, (uint8_t) edge);
+        stop = steps1(k, &s, n->prefix + skip);
+        if (stop != NO_STOP) {
+                r = fast_handover(l, b, 0, n, off, edge, skip, stop, &s, key, pos, &visits);
+                goto done;
+        }
+        if (s == 0) {
+                r = 0;
+                goto done;
+        }
+
+        r = RESERVE(l->fast, l->fast_allocated, 1);
+        if (r < 0)
+                return r;
+        l->fast[n_stack++] = (HwdbFastFrame) {
+                .node = *n, .off = off, .set = s, .text = n->prefix + skip, .edge = edge,
+        };
+
+        while (n_stack > 0) {
+                HwdbFastFrame *f = &l->fast[n_stack - 1];
+                const unsigned nc = f->node.n_children;
+                const uint8_t *e = b->data + f->node.children_off + (uint64_t) f->next_child * b->child_size;
+                unsigned i = f->next_child;
+                uint64_t child = 0, cs = 0;
+                uint8_t c = 0;
+                /* With one position in the set, only '*', '?' and the
+                 * key's byte there can lead on ('[' and '\\' go to the
+                 * general scan). */
+                const int kc = (f->set & (f->set - 1)) == 0 ? k->text[__builtin_ctzll(f->set)] : -1;
+
+                /* Most children are ruled out by their edge byte alone,
+                 * without reading them. */
+                for (; i < nc; i++, e += b->child_size) {
+                        c = e[HWDB_CHILD_C];
+                        child = hwdb_get64(e + HWDB_CHILD_OFF);
+                        if (child >= f->off)
+                                return -ELOOP;
+                        if (c != kc && kc >= 0 && !fast_special[c])
+                                continue;
+                        if (c == '[' || c == '\\')
+                                break;
+                        cs = hwdb_glob_step1(k, f->set, c);
+                        if (cs != 0)
+                                break;
+                }
+                if (i < nc) {
+                        HwdbNode cn;
+
+                        f->next_child = i + 1;
+                        if (++visits > l->max_visits || n_stack >= HWDB_MAX_DEPTH)
+                                return -ELOOP;
+                        r = hwdb_bin_node(b, child, &cn);
+                        if (r < 0)
+                                return r;
+                        if (c == '[' || c == '\\') {
+                                r = fast_handover(l, b, n_stack, &cn, child, c, 0, NO_STOP, &f->set, key, pos,
+                                                  &visits);
+                                if (r < 0)
+                                        return r;
+                                continue;
+                        }
+                        stop = steps1(k, &cs, cn.prefix);
+                        if (stop != NO_STOP) {
+                                r = fast_handover(l, b, n_stack, &cn, child, c, 0, stop, &cs, key, pos, &visits);
+                                if (r < 0)
+                                        return r;
+                                continue;
+                        }
+                        if (cs == 0)
+                                continue;
+                        if (cn.n_children == 0) {
+                                /* Entered and left at once. */
+                                if (cn.n_values > 0 && ((cs >> len) & 1)) {
+                                        r = add_values(l, b, &cn);
+                                        if (r < 0)
+                                                return r;
+                                }
+                                continue;
+                        }
+                        r = RESERVE(l->fast, l->fast_allocated, n_stack + 1);
+                        if (r < 0)
+                                return r;
+                        l->fast[n_stack++] = (HwdbFastFrame) {
+                                .node = cn, .off = child, .set = cs, .text = cn.prefix, .edge = c,
+                        };
+                        continue;
+                }
+
+                if (f->node.n_values > 0 && ((f->set >> len) & 1)) {
+                        r = add_values(l, b, &f->node);
+                        if (r < 0)
+                                return r;
+                }
+                n_stack--;
+        }
+        r = 0;
+done:
+        l->visits = visits;
+        return r;
+}
+
+/* Steps the multi-word set src over c (neither '[' nor '\\') into dst
+ * (which may be src). Returns whether dst is non-empty. A set of one
+ * position steps over a literal byte by comparing that key byte. */
+static bool wide_step(HwdbGlobKey *k, uint64_t *dst, const uint64_t *src, uint8_t c) {
+        const size_t words = k->words;
+
+        if (c != '*' && c != '?') {
+                size_t first = 0, i;
+                bool single;
+
+                while (first < words && src[first] == 0)
+                        first++;
+                if (first == words) {
+                        for (i = 0; i < words; i++)
+                                dst[i] = 0;
+                        return false;
+                }
+                single = (src[first] & (src[first] - 1)) == 0;
+                for (i = first + 1; single && i < words; i++)
+                        single = src[i] == 0;
+                if (single) {
+                        size_t p = first * 64 + (size_t) __builtin_ctzll(src[first]);
+
+                        for (i = 0; i < words; i++)
+                                dst[i] = 0;
+                        if (p >= k->len || k->long_text[p] != c)
+                                return false;
+                        dst[(p + 1) / 64] = UINT64_C(1) << ((p + 1) % 64);
+                        return true;
+                }
+        }
+        (void) hwdb_glob_step(k, dst, src, c);
+        return !hwdb_glob_set_empty(k, dst);
+}
+
+/* wide_step() over the pattern bytes p (NUL-terminated) until the set is
+ * empty. Returns where it met '[' or '\\' with a live set (s is then the
+ * set before that byte), or NO_STOP; *live tells whether s is non-empty. */
+static size_t wide_steps(HwdbGlobKey *k, uint64_t *s, const char *p, bool *live) {
+        *live = !hwdb_glob_set_empty(k, s);
+        for (size_t j = 0; *live && p[j] != '\0'; j++) {
+                uint8_t c = (uint8_t) p[j];
+
+                if (c == '[' || c == '\\')
+                        return j;
+                *live = wide_step(k, s, s, c);
+        }
+        return NO_STOP;
+}
+
+/* The key byte at the one position in s, 0 when that is the key's end, or
+ * -1 when s holds more than one position (or none). */
+static int wide_single_byte(const HwdbGlobKey *k, const uint64_t *s) {
+        size_t first = 0, p;
+
+        while (first < k->words && s[first] == 0)
+                first++;
+        if (first == k->words || (s[first] & (s[first] - 1)) != 0)
+                return -1;
+        for (size_t i = first + 1; i < k->words; i++)
+                if (s[i] != 0)
+                        return -1;
+        p = first * 64 + (size_t) __builtin_ctzll(s[first]);
+        return p < k->len ? k->long_text[p] : 0;
+}
+
+/* glob_scan_fast() for keys of 64 bytes and more: the sets span several
+ * words and live in l->wide_sets, one per frame and one for the child
+ * being tried. Same answers, order and checks. */
+static int glob_scan_wide(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_t off, int edge,
+                          size_t skip, const char *key, size_t pos) {
+        HwdbGlobKey *k = l->glob;
+        const size_t words = k->words;
+        uint64_t visits = l->visits;
+        size_t n_stack = 0, stop;
+        bool live = true;
+        int r;
+
+        if (++visits > l->max_visits)
+                return -ELOOP;
+        r = RESERVE(l->wide_sets, l->wide_sets_allocated, 2 * words);
+        if (r < 0)
+                return r;
+        hwdb_glob_set_single(k, l->wide_sets, pos);
+        if (edge == '[' || edge == '\\')
+                return fast_handover(l, b, 0, n, off, edge, skip, NO_STOP, l->wide_sets, key, pos, &visits);
+        if (edge >= 0)
+                (void) wide_step(k, l->wide_sets, l->wide_sets, (uint8_t) edge);
+        stop = wide_steps(k, l->wide_sets, n->prefix + skip, &live);
+        if (stop != NO_STOP) {
+                r = fast_handover(l, b, 0, n, off, edge, skip, stop, l->wide_sets, key, pos, &visits);
+                goto done;
+        }
+        r = 0;
+        if (!live)
+                goto done;
+
+        r = RESERVE(l->fast, l->fast_allocated, 1);
+        if (r < 0)
+                return r;
+        l->fast[n_stack++] = (HwdbFastFrame) { .node = *n, .off = off, .text = n->prefix + skip, .edge = edge };
+
+        while (n_stack > 0) {
+                HwdbFastFrame *f = &l->fast[n_stack - 1];
+                uint64_t *fs = l->wide_sets + (n_stack - 1) * words, *cs = fs + words;
+                const unsigned nc = f->node.n_children;
+                const uint8_t *e = b->data + f->node.children_off + (uint64_t) f->next_child * b->child_size;
+                const int kc = f->next_child < nc ? wide_single_byte(k, fs) : -1;
+                unsigned i = f->next_child;
+                uint64_t child = 0;
+                uint8_t c = 0;
+
+                for (; i < nc; i++, e += b->child_size) {
+                        c = e[HWDB_CHILD_C];
+                        child = hwdb_get64(e + HWDB_CHILD_OFF);
+                        if (child >= f->off)
+                                return -ELOOP;
+                        if (c != kc && kc >= 0 && !fast_special[c])
+                                continue;
+                        if (c == '[' || c == '\\')
+                                break;
+                        if (wide_step(k, cs, fs, c))
+                                break;
+                }
+                if (i < nc) {
+                        HwdbNode cn;
+
+                        f->next_child = i + 1;
+                        if (++visits > l->max_visits || n_stack >= HWDB_MAX_DEPTH)
+                                return -ELOOP;
+                        r = hwdb_bin_node(b, child, &cn);
+                        if (r < 0)
+                                return r;
+                        if (c == '[' || c == '\\') {
+                                r = fast_handover(l, b, n_stack, &cn, child, c, 0, NO_STOP, fs, key, pos,
+                                                  &visits);
+                                if (r < 0)
+                                        return r;
+                                continue;
+                        }
+                        stop = wide_steps(k, cs, cn.prefix, &live);
+                        if (stop != NO_STOP) {
+                                r = fast_handover(l, b, n_stack, &cn, child, c, 0, stop, cs, key, pos, &visits);
+                                if (r < 0)
+                                        return r;
+                                continue;
+                        }
+                        if (!live)
+                                continue;
+                        if (cn.n_children == 0) {
+                                if (cn.n_values > 0 && hwdb_glob_accepts(k, cs)) {
+                                        r = add_values(l, b, &cn);
+                                        if (r < 0)
+                                                return r;
+                                }
+                                continue;
+                        }
+                        r = RESERVE(l->fast, l->fast_allocated, n_stack + 1);
+                        if (r < 0)
+                                return r;
+                        /* Room for the new frame's set (already in place)
+                         * and for its children's. */
+                        r = RESERVE(l->wide_sets, l->wide_sets_allocated, (n_stack + 2) * words);
+                        if (r < 0)
+                                return r;
+                        l->fast[n_stack++] = (HwdbFastFrame) { .node = cn, .off = child, .text = cn.prefix, .edge = c };
+                        continue;
+                }
+
+                if (f->node.n_values > 0 && hwdb_glob_accepts(k, fs)) {
+                        r = add_values(l, b, &f->node);
+                        if (r < 0)
+                                return r;
+                }
+                n_stack--;
+        }
+        r = 0;
+done:
+        l->visits = visits;
+        return r;
+}
+
+/* Every node below one glob start that matches the rest of the key, from
+ * key position pos on, adds its values: children in edge order first, then
+ * the node itself. */
+static int glob_scan(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_t off, int edge,
+                     size_t skip, const char *key, size_t pos) {
+        int r;
+
+        if (n->n_children == 0 && !l->no_prune)
+                return glob_leaf(l, b, n, edge, skip, key, pos);
+
+        if (!l->glob_ready) {
+                r = hwdb_glob_key_init(l->glob, key, l->key_len);
+                if (r < 0)
+                        return r;
+                l->glob_ready = true;
+        }
+        if (l->glob->usable)
+                return l->glob->words == 1 ? glob_scan_fast(l, b, n, off, edge, skip, key, pos)
+                                           : glob_scan_wide(l, b, n, off, edge, skip, key, pos);
+        l->pattern_len = 0;
+        return glob_scan_general(l, b, n, off, edge, skip, key, pos);
 }
 
 static bool is_glob_byte(char c) {

@@ -50,8 +50,8 @@ typedef struct HwdbLookup {
         HwdbGlobKey *glob;
         HwdbFastFrame *fast;    /* the stack of a one-word glob scan */
         size_t fast_allocated;
-        HwdbNode *hits;         /* its matching nodes, in the order found */
-        size_t hits_allocated;
+        uint64_t *wide_sets;    /* the sets of a scan for a longer key, per frame */
+        size_t wide_sets_allocated;
         size_t key_len;
         bool glob_ready;        /* glob is set up for this key */
         uint64_t visits, max_visits;
