@@ -890,6 +890,9 @@ static int glob_scan(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_
         return glob_scan_general(l, b, n, off, edge, skip, key, pos);
 }
 
+/* The edge bytes that start a glob subtree. */
+static const bool glob_edge[256] = { ['*'] = true, ['?'] = true, ['['] = true };
+
 static bool is_glob_byte(char c) {
         return c == '*' || c == '?' || c == '[';
 }
@@ -942,29 +945,29 @@ static int walk(HwdbLookup *l, const HwdbBin *b, uint64_t off, size_t i, const c
 
                 /* One pass over the sorted child array finds the glob
                  * children ('*' < '?' < '[') and the key byte's child. */
-                uint8_t kc = (uint8_t) key[i];
+                const uint8_t kc = (uint8_t) key[i], last = MAX(kc, (uint8_t) '[');
+                const uint8_t *e = b->data + n.children_off;
                 bool found = false;
 
-                for (unsigned c = 0; c < n.n_children; c++) {
-                        uint64_t child;
-                        uint8_t e;
+                for (unsigned c = 0; c < n.n_children; c++, e += b->child_size) {
+                        uint8_t ec = e[HWDB_CHILD_C];
+                        uint64_t child = hwdb_get64(e + HWDB_CHILD_OFF);
 
-                        hwdb_bin_child(b, &n, c, &e, &child);
                         /* Writers store children before their parent: an
                          * edge that does not lead down is a cycle. */
                         if (child >= off)
                                 return -ELOOP;
-                        if (e == '*' || e == '?' || e == '[') {
-                                if (step->n_globs < 3) {
-                                        step->glob_c[step->n_globs] = e;
+                        if (glob_edge[ec] || ec == kc) {
+                                if (glob_edge[ec] && step->n_globs < 3) {
+                                        step->glob_c[step->n_globs] = ec;
                                         step->globs[step->n_globs++] = child;
                                 }
+                                if (ec == kc && kc != '\0' && !found) {
+                                        step->next = child;
+                                        found = true;
+                                }
                         }
-                        if (e == kc && kc != '\0' && !found) {
-                                step->next = child;
-                                found = true;
-                        }
-                        if (e > '[' && e > kc)
+                        if (ec > last)
                                 break;
                 }
                 if (step->n_globs > 0) {
