@@ -162,14 +162,27 @@ bool hwdb_glob_step(HwdbGlobKey *k, uint64_t *dst, const uint64_t *src, uint8_t 
 void hwdb_glob_restrict(HwdbGlobKey *k, uint64_t *s, const char *members, size_t n, bool negated) {
         const size_t words = k->words;
 
-        for (size_t i = 0; i < words; i++) {
+        if (words == 1) {
                 uint64_t m = 0;
 
-                for (size_t j = 0; j < n; j++) {
-                        uint8_t c = (uint8_t) members[j];
-
-                        m |= words == 1 ? hwdb_glob_eq1(k, c) : hwdb_glob_byte_mask(k, c)[i];
-                }
-                s[i] &= negated ? ~m : m;
+                for (size_t j = 0; j < n; j++)
+                        m |= hwdb_glob_eq1(k, (uint8_t) members[j]);
+                s[0] &= negated ? ~m : m;
+                return;
         }
+
+        /* s &= the union of the members' masks (or its complement): the
+         * union is built in place in the words that stay. */
+        uint64_t *acc = k->masks;       /* slot 0: not a byte's slot */
+
+        for (size_t i = 0; i < words; i++)
+                acc[i] = 0;
+        for (size_t j = 0; j < n; j++) {
+                const uint64_t *m = hwdb_glob_byte_mask(k, (uint8_t) members[j]);
+
+                for (size_t i = 0; i < words; i++)
+                        acc[i] |= m[i];
+        }
+        for (size_t i = 0; i < words; i++)
+                s[i] &= negated ? ~acc[i] : acc[i];
 }

@@ -426,12 +426,50 @@ static int glob_leaf(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, int edg
 /* The edge bytes a one-position set cannot rule out by comparing. */
 static const bool fast_special[256] = { ['*'] = true, ['?'] = true, ['['] = true, ['\\'] = true };
 
-/* No '[' or '\\' met: the set steps over the whole text. */
+/* No byte the sets do not model met: the set steps over the whole text. */
 #define NO_STOP SIZE_MAX
+/* The edge byte itself is one the sets do not model. */
+#define EDGE_STOP (SIZE_MAX - 1)
+
+/* A bracket expression the sets model exactly: members without ranges,
+ * classes, collating elements or escapes, and closed within p, which
+ * starts just after its '['. Returns the bytes it takes after the '['
+ * (through its ']') and sets the members, or returns 0 for anything else
+ * (then the general scan and fnmatch decide). */
+static size_t simple_bracket(const char *p, bool *ret_negated, size_t *ret_first, size_t *ret_n) {
+        size_t i = 0, first;
+
+        *ret_negated = p[0] == '!' || p[0] == '^';
+        if (*ret_negated)
+                i++;
+        first = i;
+        if (p[i] == ']')
+                i++;            /* a first ']' is a member */
+        for (; p[i] != ']'; i++)
+                if (p[i] == '\0' || p[i] == '[' || p[i] == '\\' || p[i] == '-')
+                        return 0;
+        for (size_t j = first; j < i; j++)
+                if (p[j] == '[' || p[j] == '\\' || p[j] == '-')
+                        return 0;
+        *ret_first = first;
+        *ret_n = i - first;
+        return i + 1;
+}
+
+/* The one-word set s advanced over a bracket expression with members
+ * m[0, n). */
+static uint64_t bracket1(const HwdbGlobKey *k, uint64_t s, const char *m, size_t n, bool negated) {
+        uint64_t members = 0;
+
+        for (size_t i = 0; i < n; i++)
+                members |= hwdb_glob_eq1(k, (uint8_t) m[i]);
+        s = (s << 1) & k->valid[0];
+        return s & (negated ? ~members : members);
+}
 
 /* Steps the one-word set *s over the pattern bytes p (NUL-terminated)
- * until it is empty. Returns where it met '[' or '\\' with a live set (*s
- * is then the set before that byte), or NO_STOP. */
+ * until it is empty. Returns where it met a byte the sets do not model
+ * with a live set (*s is then the set before that byte), or NO_STOP. */
 static inline size_t steps1(const HwdbGlobKey *k, uint64_t *s, const char *p) {
         uint64_t v = *s;
 
@@ -439,13 +477,45 @@ static inline size_t steps1(const HwdbGlobKey *k, uint64_t *s, const char *p) {
                 uint8_t c = (uint8_t) p[j];
 
                 if (c == '[' || c == '\\') {
-                        *s = v;
-                        return j;
+                        size_t first, n, len = 0;
+                        bool negated;
+
+                        if (c == '[')
+                                len = simple_bracket(p + j + 1, &negated, &first, &n);
+                        if (len == 0) {
+                                *s = v;
+                                return j;
+                        }
+                        v = bracket1(k, v, p + j + 1 + first, n, negated);
+                        j += len;
+                        continue;
                 }
                 v = hwdb_glob_step1(k, v, c);
         }
         *s = v;
         return NO_STOP;
+}
+
+/* Steps the one-word set *s over edge (-1: none) and then the text p.
+ * Returns NO_STOP, or EDGE_STOP (*s unchanged), or where in p it met a
+ * byte the sets do not model (*s the set before it). */
+static inline size_t enter1(const HwdbGlobKey *k, uint64_t *s, int edge, const char *p) {
+        size_t from = 0, stop;
+
+        if (edge == '[') {
+                size_t first, n;
+                bool negated;
+
+                from = simple_bracket(p, &negated, &first, &n);
+                if (from == 0)
+                        return EDGE_STOP;
+                *s = bracket1(k, *s, p + first, n, negated);
+        } else if (edge == '\\')
+                return EDGE_STOP;
+        else if (edge >= 0)
+                *s = hwdb_glob_step1(k, *s, (uint8_t) edge);
+        stop = steps1(k, s, p + from);
+        return stop == NO_STOP ? NO_STOP : from + stop;
 }
 
 /* The general glob scan: depth-first below node n (entered by edge, its
@@ -542,7 +612,7 @@ static int fast_handover(HwdbLookup *l, const HwdbBin *b, size_t n_stack, const 
                 memcpy(l->pattern + l->pattern_len, f->text, len);
                 l->pattern_len += len;
         }
-        if (j != NO_STOP) {
+        if (j != NO_STOP && j != EDGE_STOP) {
                 r = pattern_reserve(l, b, j + 1);
                 if (r < 0)
                         return r;
@@ -581,11 +651,7 @@ static int glob_scan_fast(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, ui
 
         if (++visits > l->max_visits)
                 return -ELOOP;
-        if (edge == '[' || edge == '\\')
-                return fast_handover(l, b, 0, n, off, edge, skip, NO_STOP, &s, key, pos, &visits);
-        if (edge >= 0)
-                s = hwdb_glob_step1(k, s, (uint8_t) edge);
-        stop = steps1(k, &s, n->prefix + skip);
+        stop = enter1(k, &s, edge, n->prefix + skip);
         if (stop != NO_STOP) {
                 r = fast_handover(l, b, 0, n, off, edge, skip, stop, &s, key, pos, &visits);
                 goto done;
@@ -623,6 +689,7 @@ static int glob_scan_fast(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, ui
                                 return -ELOOP;
                         if (c != kc && kc >= 0 && !fast_special[c])
                                 continue;
+                        /* A bracket is stepped once the child is read. */
                         if (c == '[' || c == '\\')
                                 break;
                         cs = hwdb_glob_step1(k, f->set, c);
@@ -639,13 +706,10 @@ static int glob_scan_fast(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, ui
                         if (r < 0)
                                 return r;
                         if (c == '[' || c == '\\') {
-                                r = fast_handover(l, b, n_stack, &cn, child, c, 0, NO_STOP, &f->set, key, pos,
-                                                  &visits);
-                                if (r < 0)
-                                        return r;
-                                continue;
-                        }
-                        stop = steps1(k, &cs, cn.prefix);
+                                cs = f->set;
+                                stop = enter1(k, &cs, c, cn.prefix);
+                        } else
+                                stop = steps1(k, &cs, cn.prefix);
                         if (stop != NO_STOP) {
                                 r = fast_handover(l, b, n_stack, &cn, child, c, 0, stop, &cs, key, pos, &visits);
                                 if (r < 0)
@@ -720,35 +784,104 @@ static bool wide_step(HwdbGlobKey *k, uint64_t *dst, const uint64_t *src, uint8_
         return !hwdb_glob_set_empty(k, dst);
 }
 
-/* wide_step() over the pattern bytes p (NUL-terminated) until the set is
- * empty. Returns where it met '[' or '\\' with a live set (s is then the
- * set before that byte), or NO_STOP; *live tells whether s is non-empty. */
-static size_t wide_steps(HwdbGlobKey *k, uint64_t *s, const char *p, bool *live) {
-        *live = !hwdb_glob_set_empty(k, s);
-        for (size_t j = 0; *live && p[j] != '\0'; j++) {
-                uint8_t c = (uint8_t) p[j];
+/* The one position in the multi-word set s, or SIZE_MAX when it holds
+ * more than one (or none). */
+static size_t wide_single_pos(const HwdbGlobKey *k, const uint64_t *s) {
+        size_t first = 0;
 
-                if (c == '[' || c == '\\')
-                        return j;
-                *live = wide_step(k, s, s, c);
-        }
-        return NO_STOP;
+        while (first < k->words && s[first] == 0)
+                first++;
+        if (first == k->words || (s[first] & (s[first] - 1)) != 0)
+                return SIZE_MAX;
+        for (size_t i = first + 1; i < k->words; i++)
+                if (s[i] != 0)
+                        return SIZE_MAX;
+        return first * 64 + (size_t) __builtin_ctzll(s[first]);
 }
 
 /* The key byte at the one position in s, 0 when that is the key's end, or
  * -1 when s holds more than one position (or none). */
 static int wide_single_byte(const HwdbGlobKey *k, const uint64_t *s) {
-        size_t first = 0, p;
+        size_t p = wide_single_pos(k, s);
 
-        while (first < k->words && s[first] == 0)
-                first++;
-        if (first == k->words || (s[first] & (s[first] - 1)) != 0)
+        if (p == SIZE_MAX)
                 return -1;
-        for (size_t i = first + 1; i < k->words; i++)
-                if (s[i] != 0)
-                        return -1;
-        p = first * 64 + (size_t) __builtin_ctzll(s[first]);
         return p < k->len ? k->long_text[p] : 0;
+}
+
+/* wide_step() over the pattern bytes p (NUL-terminated) until the set is
+ * empty. Returns where it met a byte the sets do not model with a live set
+ * (s is then the set before that byte), or NO_STOP; *live tells whether s
+ * is non-empty. */
+static size_t wide_steps(HwdbGlobKey *k, uint64_t *s, const char *p, bool *live) {
+        size_t j = 0, q;
+
+        *live = !hwdb_glob_set_empty(k, s);
+        while (*live && p[j] != '\0') {
+                uint8_t c = (uint8_t) p[j];
+
+                if (c == '[' || c == '\\') {
+                        size_t first, n, len = 0;
+                        bool negated;
+
+                        if (c == '[')
+                                len = simple_bracket(p + j + 1, &negated, &first, &n);
+                        if (len == 0)
+                                return j;
+                        (void) hwdb_glob_step(k, s, s, '?');
+                        hwdb_glob_restrict(k, s, p + j + 1 + first, n, negated);
+                        *live = !hwdb_glob_set_empty(k, s);
+                        j += len + 1;
+                        continue;
+                }
+                if (c != '*' && c != '?' && (q = wide_single_pos(k, s)) != SIZE_MAX) {
+                        /* One position: a run of literal bytes is
+                         * compared with the key. */
+                        for (size_t i = 0; i < k->words; i++)
+                                s[i] = 0;
+                        for (;;) {
+                                if (q >= k->len || k->long_text[q] != c) {
+                                        *live = false;
+                                        return NO_STOP;
+                                }
+                                q++;
+                                c = (uint8_t) p[++j];
+                                if (c == '\0' || c == '*' || c == '?' || c == '[' || c == '\\')
+                                        break;
+                        }
+                        s[q / 64] = UINT64_C(1) << (q % 64);
+                        continue;
+                }
+                *live = wide_step(k, s, s, c);
+                j++;
+        }
+        return NO_STOP;
+}
+
+/* dst = src stepped over edge (-1: none) and then the text p. Returns
+ * NO_STOP, EDGE_STOP, or where in p it met a byte the sets do not model
+ * (dst the set before it); *live tells whether dst is non-empty. */
+static size_t enter_wide(HwdbGlobKey *k, uint64_t *dst, const uint64_t *src, int edge, const char *p,
+                         bool *live) {
+        size_t from = 0, stop;
+
+        if (edge == '[') {
+                size_t first, n;
+                bool negated;
+
+                from = simple_bracket(p, &negated, &first, &n);
+                if (from == 0)
+                        return EDGE_STOP;
+                (void) hwdb_glob_step(k, dst, src, '?');
+                hwdb_glob_restrict(k, dst, p + first, n, negated);
+        } else if (edge == '\\')
+                return EDGE_STOP;
+        else if (edge >= 0)
+                (void) wide_step(k, dst, src, (uint8_t) edge);
+        else if (dst != src)
+                memcpy(dst, src, k->words * sizeof(uint64_t));
+        stop = wide_steps(k, dst, p + from, live);
+        return stop == NO_STOP ? NO_STOP : from + stop;
 }
 
 /* glob_scan_fast() for keys of 64 bytes and more: the sets span several
@@ -768,14 +901,13 @@ static int glob_scan_wide(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, ui
         r = RESERVE(l->wide_sets, l->wide_sets_allocated, 2 * words);
         if (r < 0)
                 return r;
-        hwdb_glob_set_single(k, l->wide_sets, pos);
-        if (edge == '[' || edge == '\\')
-                return fast_handover(l, b, 0, n, off, edge, skip, NO_STOP, l->wide_sets, key, pos, &visits);
-        if (edge >= 0)
-                (void) wide_step(k, l->wide_sets, l->wide_sets, (uint8_t) edge);
-        stop = wide_steps(k, l->wide_sets, n->prefix + skip, &live);
+        /* The start set in the second slot: the root frame's set is
+         * stepped from it into the first. */
+        hwdb_glob_set_single(k, l->wide_sets + words, pos);
+        stop = enter_wide(k, l->wide_sets, l->wide_sets + words, edge, n->prefix + skip, &live);
         if (stop != NO_STOP) {
-                r = fast_handover(l, b, 0, n, off, edge, skip, stop, l->wide_sets, key, pos, &visits);
+                r = fast_handover(l, b, 0, n, off, edge, skip, stop,
+                                  stop == EDGE_STOP ? l->wide_sets + words : l->wide_sets, key, pos, &visits);
                 goto done;
         }
         r = 0;
@@ -804,6 +936,7 @@ static int glob_scan_wide(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, ui
                                 return -ELOOP;
                         if (c != kc && kc >= 0 && !fast_special[c])
                                 continue;
+                        /* A bracket is stepped once the child is read. */
                         if (c == '[' || c == '\\')
                                 break;
                         if (wide_step(k, cs, fs, c))
@@ -818,16 +951,13 @@ static int glob_scan_wide(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, ui
                         r = hwdb_bin_node(b, child, &cn);
                         if (r < 0)
                                 return r;
-                        if (c == '[' || c == '\\') {
-                                r = fast_handover(l, b, n_stack, &cn, child, c, 0, NO_STOP, fs, key, pos,
-                                                  &visits);
-                                if (r < 0)
-                                        return r;
-                                continue;
-                        }
-                        stop = wide_steps(k, cs, cn.prefix, &live);
+                        if (c == '[' || c == '\\')
+                                stop = enter_wide(k, cs, fs, c, cn.prefix, &live);
+                        else
+                                stop = wide_steps(k, cs, cn.prefix, &live);
                         if (stop != NO_STOP) {
-                                r = fast_handover(l, b, n_stack, &cn, child, c, 0, stop, cs, key, pos, &visits);
+                                r = fast_handover(l, b, n_stack, &cn, child, c, 0, stop, stop == EDGE_STOP ? fs : cs,
+                                                  key, pos, &visits);
                                 if (r < 0)
                                         return r;
                                 continue;
