@@ -20,9 +20,11 @@ struct HwdbBatchKey {
         uint32_t index;         /* in the order added */
 };
 
-/* Entries [start, start + n) share their first off bytes. */
+/* Entries [start, start + n) share their first off bytes; they lie in
+ * tmp rather than keys when in_tmp. */
 struct HwdbBatchRun {
         size_t start, n, off;
+        bool in_tmp;
 };
 
 void hwdb_batch_done(HwdbBatch *t) {
@@ -44,9 +46,13 @@ static uint64_t chunk_at(const char *key, size_t len, size_t off) {
         uint8_t b[8] = {};
         uint64_t v;
 
-        if (off < len)
-                memcpy(b, key + off, MIN(len - off, sizeof(b)));
-        memcpy(&v, b, sizeof(v));
+        if (off < len && len - off >= sizeof(v))
+                memcpy(&v, key + off, sizeof(v));       /* one load */
+        else {
+                if (off < len)
+                        memcpy(b, key + off, len - off);
+                memcpy(&v, b, sizeof(v));
+        }
         return be64toh(v);
 }
 
@@ -125,11 +131,14 @@ static void sort_keys(HwdbBatch *t) {
         if (t->n_keys < 2)
                 return;
         /* Every run on the stack has at least two entries, and the runs are
-         * disjoint: at most n_keys / 2 at a time. */
-        t->runs[n_runs++] = (HwdbBatchRun) { 0, t->n_keys, 0 };
+         * disjoint: at most n_keys / 2 at a time. A run distributed from
+         * keys lands in tmp and the other way round; only the entries
+         * that need no more sorting are copied back from tmp to keys. */
+        t->runs[n_runs++] = (HwdbBatchRun) { 0, t->n_keys, 0, false };
         while (n_runs > 0) {
                 HwdbBatchRun run = t->runs[--n_runs];
-                HwdbBatchKey *e = t->keys + run.start;
+                HwdbBatchKey *e = (run.in_tmp ? t->tmp : t->keys) + run.start;
+                HwdbBatchKey *home = t->keys + run.start;
 
                 if (run.off > 0 && run.off % 8 == 0)
                         for (size_t i = 0; i < run.n; i++)
@@ -139,14 +148,16 @@ static void sort_keys(HwdbBatch *t) {
                         size_t next = run.off - run.off % 8 + 8;
 
                         insertion_sort(e, run.n);
+                        if (run.in_tmp)
+                                memcpy(home, e, run.n * sizeof(HwdbBatchKey));
                         /* Equal chunks: the same 8 bytes; if the keys go on
                          * after them (then all do: a key's end is a zero
                          * byte there), the next 8 decide. */
                         for (size_t i = 0, j; i < run.n; i = j) {
-                                for (j = i + 1; j < run.n && e[j].chunk == e[i].chunk; j++)
+                                for (j = i + 1; j < run.n && home[j].chunk == home[i].chunk; j++)
                                         ;
-                                if (j - i >= 2 && e[i].len > next)
-                                        t->runs[n_runs++] = (HwdbBatchRun) { run.start + i, j - i, next };
+                                if (j - i >= 2 && home[i].len > next)
+                                        t->runs[n_runs++] = (HwdbBatchRun) { run.start + i, j - i, next, false };
                         }
                         continue;
                 }
@@ -159,7 +170,9 @@ static void sort_keys(HwdbBatch *t) {
                         size_t next = run.off - run.off % 8 + 8;
 
                         if (e[0].len > next)
-                                t->runs[n_runs++] = (HwdbBatchRun) { run.start, run.n, next };
+                                t->runs[n_runs++] = (HwdbBatchRun) { run.start, run.n, next, run.in_tmp };
+                        else if (run.in_tmp)
+                                memcpy(home, e, run.n * sizeof(HwdbBatchKey));
                         continue;
                 }
                 /* The bytes before off are equal, so the first differing
@@ -167,22 +180,26 @@ static void sort_keys(HwdbBatch *t) {
                 run.off += (size_t) __builtin_clzll(differ) / 8 - run.off % 8;
 
                 unsigned shift = 56 - 8 * (unsigned) (run.off % 8);
-                size_t count[256] = {}, pos = 0;
+                size_t count[256] = {}, end[256], pos = 0;
+                HwdbBatchKey *dst = (run.in_tmp ? t->keys : t->tmp) + run.start;
 
                 for (size_t i = 0; i < run.n; i++)
                         count[(e[i].chunk >> shift) & 0xff]++;
                 for (size_t c = 0; c < 256; c++) {
-                        size_t k = count[c];
+                        end[c] = pos;
+                        pos += count[c];
+                }
+                for (size_t i = 0; i < run.n; i++)
+                        dst[end[(e[i].chunk >> shift) & 0xff]++] = e[i];
+                for (size_t c = 0; c < 256; c++) {
+                        size_t k = count[c], from = end[c] - k;
 
                         /* Byte 0 is the end of the keys: those are equal. */
                         if (c > 0 && k >= 2)
-                                t->runs[n_runs++] = (HwdbBatchRun) { run.start + pos, k, run.off + 1 };
-                        count[c] = pos;
-                        pos += k;
+                                t->runs[n_runs++] = (HwdbBatchRun) { run.start + from, k, run.off + 1, !run.in_tmp };
+                        else if (k > 0 && !run.in_tmp)
+                                memcpy(home + from, dst + from, k * sizeof(HwdbBatchKey));
                 }
-                for (size_t i = 0; i < run.n; i++)
-                        t->tmp[count[(e[i].chunk >> shift) & 0xff]++] = e[i];
-                memcpy(e, t->tmp, run.n * sizeof(HwdbBatchKey));
         }
 }
 

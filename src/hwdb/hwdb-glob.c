@@ -20,24 +20,6 @@ void hwdb_glob_set_single(const HwdbGlobKey *k, uint64_t *s, size_t pos) {
         set_bit(s, pos);
 }
 
-/* For a short key after a short key: only the bytes after the part both
- * share change in the table. Batches are looked up in sorted order
- * (hwdb-lookup.h), where neighbours share most of their bytes. */
-static void direct_update(HwdbGlobKey *k, const char *key, size_t len) {
-        uint64_t *restrict direct = k->direct;
-        const uint8_t *restrict old = k->direct_bytes;
-        size_t same = 0, n_old = k->n_direct_bytes;
-
-        while (same < len && same < n_old && old[same] == (uint8_t) key[same])
-                same++;
-        for (size_t j = same; j < n_old; j++)
-                direct[old[j]] &= ~(UINT64_C(2) << j);
-        for (size_t j = same; j < len; j++)
-                direct[(uint8_t) key[j]] |= UINT64_C(2) << j;
-        memcpy(k->direct_bytes + same, key + same, len - same);
-        k->n_direct_bytes = len;
-}
-
 int hwdb_glob_key_init(HwdbGlobKey *k, const char *key, size_t len) {
         size_t words = len / 64 + 1, need;
 
@@ -56,14 +38,10 @@ int hwdb_glob_key_init(HwdbGlobKey *k, const char *key, size_t len) {
                 k->words = 1;
                 k->masks = k->valid + 1;
                 k->valid[0] = (UINT64_C(2) << len) - 1;     /* positions 0..len */
-                direct_update(k, key, len);
+                memset(k->text, 0, sizeof(k->text));
+                memcpy(k->text, key, len);
                 return 0;
         }
-
-        /* Back to all zero: only the last short key's bytes are set. */
-        for (size_t j = 0; j < k->n_direct_bytes; j++)
-                k->direct[k->direct_bytes[j]] = 0;
-        k->n_direct_bytes = 0;
 
         k->len = len;
         k->usable = len <= HWDB_GLOB_MAX_KEY;
@@ -71,8 +49,8 @@ int hwdb_glob_key_init(HwdbGlobKey *k, const char *key, size_t len) {
                 return 0;
         k->words = words;
 
-        /* valid, slot 0 and one slot per distinct byte (at most 255). */
-        need = words * (2 + MIN(len, (size_t) 255));
+        /* valid, slot 0 and one slot per byte value asked for (at most 256). */
+        need = words * (2 + 256);
         if (need > k->allocated) {
                 uint64_t *n = reallocarray_safe(k->valid, need, sizeof(uint64_t));
 
@@ -83,56 +61,69 @@ int hwdb_glob_key_init(HwdbGlobKey *k, const char *key, size_t len) {
                 k->valid = n;
                 k->allocated = need;
         }
+        if (words * 64 > k->long_text_allocated) {
+                /* Whole 64-byte blocks, aligned for the comparisons. */
+                uint8_t *t = aligned_alloc(64, words * 64);
+
+                if (!t) {
+                        k->usable = false;
+                        return -ENOMEM;
+                }
+                free(k->long_text);
+                k->long_text = t;
+                k->long_text_allocated = words * 64;
+        }
         k->masks = k->valid + words;
 
-        /* Locals, so the compiler need not reload through k on every store. */
-        uint8_t *restrict index = k->index;
-        uint64_t *restrict valid = k->valid;
-        uint64_t *restrict masks = k->masks;
-        unsigned n_masks = 1;  /* slot 0 stays all-zero: bytes absent from the key */
-
         for (size_t i = 0; i < words; i++)
-                valid[i] = ~UINT64_C(0);
+                k->valid[i] = ~UINT64_C(0);
         /* Positions 0..len are valid: clear the bits above len. */
         if (len % 64 != 63)
-                valid[words - 1] = (UINT64_C(1) << (len % 64 + 1)) - 1;
+                k->valid[words - 1] = (UINT64_C(1) << (len % 64 + 1)) - 1;
 
-        /* A slot is cleared when a byte first takes it: a key uses far
-         * fewer slots than it could (DMI keys: about 40 of 150), and one
-         * memset of them all cost more than the rest of the set-up. */
-        memset(index, 0, sizeof(k->index));
-        memset(masks, 0, words * sizeof(uint64_t));
-        for (size_t j = 0; j < len; j++) {
-                uint8_t c = (uint8_t) key[j];
-                unsigned slot = index[c];
-                uint64_t *m;
-
-                if (slot == 0) {
-                        index[c] = (uint8_t) (slot = n_masks++);
-                        for (size_t i = 0; i < words; i++)
-                                masks[slot * words + i] = 0;
-                }
-                m = masks + slot * words;
-                m[(j + 1) / 64] |= UINT64_C(1) << ((j + 1) % 64);
-        }
-        k->n_masks = n_masks;
+        memcpy(k->long_text, key, len);
+        memset(k->long_text + len, 0, words * 64 - len);
+        memset(k->index, 0, sizeof(k->index));
+        k->n_masks = 1;         /* slot 0 is not used */
         return 0;
+}
+
+const uint64_t *hwdb_glob_byte_mask(HwdbGlobKey *k, uint8_t c) {
+        const size_t words = k->words;
+        uint64_t *m, carry = 0;
+
+        if (k->index[c] != 0)
+                return k->masks + (size_t) k->index[c] * words;
+        k->index[c] = (uint16_t) k->n_masks;
+        m = k->masks + (size_t) k->n_masks++ * words;
+        for (size_t i = 0; i < words; i++) {
+                uint64_t e = hwdb_glob_eq64(k->long_text + 64 * i, c);
+
+                /* The zero padding matches c == 0: valid drops those. */
+                m[i] = ((e << 1) | carry) & k->valid[i];
+                carry = e >> 63;
+        }
+        return m;
 }
 
 void hwdb_glob_key_done(HwdbGlobKey *k) {
         free(k->valid);
+        free(k->long_text);
         *k = (HwdbGlobKey) {};
 }
 
-bool hwdb_glob_step(const HwdbGlobKey *k, uint64_t *dst, const uint64_t *src, uint8_t c) {
+bool hwdb_glob_step(HwdbGlobKey *k, uint64_t *dst, const uint64_t *src, uint8_t c) {
         const size_t words = k->words;
         const uint64_t *m;
 
-        switch (c) {
-        case '[':
-        case '\\':
+        if (c == '[' || c == '\\')
                 return false;
+        if (words == 1) {
+                dst[0] = hwdb_glob_step1(k, src[0], c);
+                return true;
+        }
 
+        switch (c) {
         case '*': {
                 /* Every position from the smallest reachable one on. */
                 size_t i = 0;
@@ -154,7 +145,7 @@ bool hwdb_glob_step(const HwdbGlobKey *k, uint64_t *dst, const uint64_t *src, ui
                 break;
 
         default:
-                m = words == 1 ? &k->direct[c] : k->masks + (size_t) k->index[c] * words;
+                m = hwdb_glob_byte_mask(k, c);
                 break;
         }
 
@@ -168,17 +159,30 @@ bool hwdb_glob_step(const HwdbGlobKey *k, uint64_t *dst, const uint64_t *src, ui
         return true;
 }
 
-void hwdb_glob_restrict(const HwdbGlobKey *k, uint64_t *s, const char *members, size_t n, bool negated) {
+void hwdb_glob_restrict(HwdbGlobKey *k, uint64_t *s, const char *members, size_t n, bool negated) {
         const size_t words = k->words;
 
-        for (size_t i = 0; i < words; i++) {
+        if (words == 1) {
                 uint64_t m = 0;
 
-                for (size_t j = 0; j < n; j++) {
-                        uint8_t c = (uint8_t) members[j];
-
-                        m |= words == 1 ? k->direct[c] : k->masks[(size_t) k->index[c] * words + i];
-                }
-                s[i] &= negated ? ~m : m;
+                for (size_t j = 0; j < n; j++)
+                        m |= hwdb_glob_eq1(k, (uint8_t) members[j]);
+                s[0] &= negated ? ~m : m;
+                return;
         }
+
+        /* s &= the union of the members' masks (or its complement): the
+         * union is built in place in the words that stay. */
+        uint64_t *acc = k->masks;       /* slot 0: not a byte's slot */
+
+        for (size_t i = 0; i < words; i++)
+                acc[i] = 0;
+        for (size_t j = 0; j < n; j++) {
+                const uint64_t *m = hwdb_glob_byte_mask(k, (uint8_t) members[j]);
+
+                for (size_t i = 0; i < words; i++)
+                        acc[i] |= m[i];
+        }
+        for (size_t i = 0; i < words; i++)
+                s[i] &= negated ? ~acc[i] : acc[i];
 }

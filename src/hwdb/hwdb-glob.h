@@ -4,6 +4,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* An incremental matcher for the simple part of fnmatch(3) (flags 0): plain
  * bytes, '*' and '?'. It tracks, as a bit set, the key positions that a
@@ -24,15 +27,17 @@ typedef struct HwdbGlobKey {
         size_t len;
         size_t words;
         bool usable;
-        /* Keys shorter than 64 bytes (one word, the usual case): the mask
-         * of each byte, indexed by the byte itself. All zero but for the
-         * bytes of the last such key, which the next set-up clears: no
-         * 2 KiB clear and no slot assignment per key. */
-        uint64_t direct[256];
-        uint8_t direct_bytes[64];
-        size_t n_direct_bytes;
-        /* Longer keys: byte -> slot in masks, 0 = not in key. */
-        uint8_t index[256];
+        /* Keys shorter than 64 bytes (one word, the usual case): the key,
+         * zero-padded. A byte's positions are found by comparing it with
+         * all 64 at once when a step needs them: no table to fill per key. */
+        _Alignas(16) uint8_t text[64];
+        /* Longer keys: the key, zero-padded to whole words of 64 bytes,
+         * and byte -> slot in masks, 0 = not computed yet. A byte's
+         * positions are computed when a step first needs them: a scan
+         * reads far fewer distinct bytes than a long key holds. */
+        uint8_t *long_text;
+        size_t long_text_allocated;
+        uint16_t index[256];
         unsigned n_masks;
         uint64_t *valid;        /* positions 0..len */
         uint64_t *masks;        /* per slot: positions j+1 where key[j] == byte */
@@ -49,21 +54,55 @@ void hwdb_glob_set_single(const HwdbGlobKey *k, uint64_t *s, size_t pos);
 
 /* dst = src advanced over one pattern byte (dst may equal src). Returns
  * false for '[' and '\\', which this matcher does not model. */
-bool hwdb_glob_step(const HwdbGlobKey *k, uint64_t *dst, const uint64_t *src, uint8_t c);
+bool hwdb_glob_step(HwdbGlobKey *k, uint64_t *dst, const uint64_t *src, uint8_t c);
+
+/* Bit j set where text[j] == c, for 64 bytes at text (16-byte aligned). */
+static inline uint64_t hwdb_glob_eq64(const uint8_t *text, uint8_t c) {
+        uint64_t m = 0;
+#if defined(__SSE2__)
+        const __m128i v = _mm_set1_epi8((char) c);
+
+        for (unsigned i = 0; i < 4; i++) {
+                __m128i t = _mm_load_si128((const __m128i *) (const void *) (text + 16 * i));
+
+                m |= (uint64_t) (uint16_t) _mm_movemask_epi8(_mm_cmpeq_epi8(t, v)) << (16 * i);
+        }
+#else
+        for (unsigned j = 0; j < 64; j++)
+                m |= (uint64_t) (text[j] == c) << j;
+#endif
+        return m;
+}
+
+/* For a one-word key: the positions j+1 where key[j] == c (and j < len). */
+static inline uint64_t hwdb_glob_eq1(const HwdbGlobKey *k, uint8_t c) {
+        /* The zero padding matches c == 0: valid drops those positions. */
+        return (hwdb_glob_eq64(k->text, c) << 1) & k->valid[0];
+}
 
 /* hwdb_glob_step() for a one-word set (keys under 64 bytes, the usual
  * case), inline: a glob scan steps once per pattern byte it reads. c is
- * neither '[' nor '\\'. */
+ * neither '[' nor '\\'. A set of one position, the common case once a
+ * pattern's literal part has pinned it, steps by comparing one byte. */
 static inline uint64_t hwdb_glob_step1(const HwdbGlobKey *k, uint64_t s, uint8_t c) {
         if (c == '*')
                 return (UINT64_C(0) - (s & (UINT64_C(0) - s))) & k->valid[0];
-        return (s << 1) & (c == '?' ? k->valid[0] : k->direct[c]);
+        if (c == '?')
+                return (s << 1) & k->valid[0];
+        if ((s & (s - 1)) == 0)
+                /* s has at most bit len <= 63: text[63] at most. */
+                return s != 0 && k->text[__builtin_ctzll(s)] == c ? (s << 1) & k->valid[0] : 0;
+        return (s << 1) & hwdb_glob_eq1(k, c);
 }
+
+/* For a key of more than one word: the positions j+1 where key[j] == c,
+ * computed at the first call for c with this key. */
+const uint64_t *hwdb_glob_byte_mask(HwdbGlobKey *k, uint8_t c);
 
 /* s &= the positions just after a byte of members[0..n) (negated: after
  * any other byte): a bracket expression's step, given the set advanced
  * by '?' over it. */
-void hwdb_glob_restrict(const HwdbGlobKey *k, uint64_t *s, const char *members, size_t n, bool negated);
+void hwdb_glob_restrict(HwdbGlobKey *k, uint64_t *s, const char *members, size_t n, bool negated);
 
 static inline bool hwdb_glob_set_empty(const HwdbGlobKey *k, const uint64_t *s) {
         uint64_t acc = 0;

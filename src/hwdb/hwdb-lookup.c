@@ -32,6 +32,17 @@ struct HwdbScanFrame {
         size_t pattern_mark;    /* pattern length before this node */
 };
 
+/* A frame of a one-word glob scan (glob_scan_fast()): no pattern, no
+ * bracket state, the set in one word. */
+struct HwdbFastFrame {
+        HwdbNode node;
+        uint64_t off;
+        uint64_t set;           /* one-word scans; longer keys: in wide_sets */
+        const char *text;       /* the prefix bytes this frame read */
+        int edge;               /* the edge byte into it, or -1 */
+        unsigned next_child;
+};
+
 /* One level of the literal walk, kept for the next key (hwdb_lookup_next()). */
 struct HwdbPathStep {
         uint64_t off;           /* the node */
@@ -134,6 +145,8 @@ void hwdb_lookup_done(HwdbLookup *l) {
         free(l->sets);
         free(l->path);
         free(l->path_key);
+        free(l->fast);
+        free(l->wide_sets);
         if (l->glob)
                 hwdb_glob_key_done(l->glob);
         free(l->glob);
@@ -410,36 +423,115 @@ static int glob_leaf(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, int edg
         return m ? add_values(l, b, n) : 0;
 }
 
-/* Depth-first walk below one glob start: children in edge order first, then
- * the node itself, testing every node that has values against the rest of
- * the key. */
-static int glob_scan(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_t off, int edge,
-                     size_t skip, const char *key, size_t pos) {
-        uint8_t mode;
-        bool one_word;
+/* The edge bytes a one-position set cannot rule out by comparing. */
+static const bool fast_special[256] = { ['*'] = true, ['?'] = true, ['['] = true, ['\\'] = true };
+
+/* No byte the sets do not model met: the set steps over the whole text. */
+#define NO_STOP SIZE_MAX
+/* The edge byte itself is one the sets do not model. */
+#define EDGE_STOP (SIZE_MAX - 1)
+
+/* A bracket expression the sets model exactly: members without ranges,
+ * classes, collating elements or escapes, and closed within p, which
+ * starts just after its '['. Returns the bytes it takes after the '['
+ * (through its ']') and sets the members, or returns 0 for anything else
+ * (then the general scan and fnmatch decide). */
+static size_t simple_bracket(const char *p, bool *ret_negated, size_t *ret_first, size_t *ret_n) {
+        size_t i = 0, first;
+
+        *ret_negated = p[0] == '!' || p[0] == '^';
+        if (*ret_negated)
+                i++;
+        first = i;
+        if (p[i] == ']')
+                i++;            /* a first ']' is a member */
+        for (; p[i] != ']'; i++)
+                if (p[i] == '\0' || p[i] == '[' || p[i] == '\\' || p[i] == '-')
+                        return 0;
+        for (size_t j = first; j < i; j++)
+                if (p[j] == '[' || p[j] == '\\' || p[j] == '-')
+                        return 0;
+        *ret_first = first;
+        *ret_n = i - first;
+        return i + 1;
+}
+
+/* The one-word set s advanced over a bracket expression with members
+ * m[0, n). */
+static uint64_t bracket1(const HwdbGlobKey *k, uint64_t s, const char *m, size_t n, bool negated) {
+        uint64_t members = 0;
+
+        for (size_t i = 0; i < n; i++)
+                members |= hwdb_glob_eq1(k, (uint8_t) m[i]);
+        s = (s << 1) & k->valid[0];
+        return s & (negated ? ~members : members);
+}
+
+/* Steps the one-word set *s over the pattern bytes p (NUL-terminated)
+ * until it is empty. Returns where it met a byte the sets do not model
+ * with a live set (*s is then the set before that byte), or NO_STOP. */
+static inline size_t steps1(const HwdbGlobKey *k, uint64_t *s, const char *p) {
+        uint64_t v = *s;
+
+        for (size_t j = 0; v != 0 && p[j] != '\0'; j++) {
+                uint8_t c = (uint8_t) p[j];
+
+                if (c == '[' || c == '\\') {
+                        size_t first, n, len = 0;
+                        bool negated;
+
+                        if (c == '[')
+                                len = simple_bracket(p + j + 1, &negated, &first, &n);
+                        if (len == 0) {
+                                *s = v;
+                                return j;
+                        }
+                        v = bracket1(k, v, p + j + 1 + first, n, negated);
+                        j += len;
+                        continue;
+                }
+                v = hwdb_glob_step1(k, v, c);
+        }
+        *s = v;
+        return NO_STOP;
+}
+
+/* Steps the one-word set *s over edge (-1: none) and then the text p.
+ * Returns NO_STOP, or EDGE_STOP (*s unchanged), or where in p it met a
+ * byte the sets do not model (*s the set before it). */
+static inline size_t enter1(const HwdbGlobKey *k, uint64_t *s, int edge, const char *p) {
+        size_t from = 0, stop;
+
+        if (edge == '[') {
+                size_t first, n;
+                bool negated;
+
+                from = simple_bracket(p, &negated, &first, &n);
+                if (from == 0)
+                        return EDGE_STOP;
+                *s = bracket1(k, *s, p + first, n, negated);
+        } else if (edge == '\\')
+                return EDGE_STOP;
+        else if (edge >= 0)
+                *s = hwdb_glob_step1(k, *s, (uint8_t) edge);
+        stop = steps1(k, s, p + from);
+        return stop == NO_STOP ? NO_STOP : from + stop;
+}
+
+/* The general glob scan: depth-first below node n (entered by edge, its
+ * prefix read from byte skip), children in edge order first, then the node
+ * itself, testing every node that has values against the rest of the key:
+ * brackets, escapes and anything the sets do not model are decided by
+ * fnmatch(3) on the pattern read so far. The caller has put the pattern
+ * read before n in l->pattern and, when the key is usable, its position
+ * set in l->sets[0, words). */
+static int glob_scan_general(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_t off, int edge,
+                             size_t skip, const char *key, size_t pos) {
+        uint8_t mode = l->glob->usable ? MATCH_EXACT : MATCH_OFF;
+        bool one_word = l->glob->usable && l->glob->words == 1;
         int r;
 
-        if (n->n_children == 0 && !l->no_prune)
-                return glob_leaf(l, b, n, edge, skip, key, pos);
-
-        if (!l->glob_ready) {
-                r = hwdb_glob_key_init(l->glob, key, l->key_len);
-                if (r < 0)
-                        return r;
-                l->glob_ready = true;
-        }
-        mode = l->glob->usable ? MATCH_EXACT : MATCH_OFF;
-        one_word = l->glob->usable && l->glob->words == 1;
-
-        l->pattern_len = 0;
         l->n_stack = 0;
-        if (mode != MATCH_OFF) {
-                r = RESERVE(l->sets, l->sets_allocated, 2 * l->glob->words);
-                if (r < 0)
-                        return r;
-                hwdb_glob_set_single(l->glob, l->sets, pos);
-        }
-
         r = scan_enter_node(l, b, n, off, edge, skip, mode, BRACKET_NONE, 0);
         if (r < 0)
                 return r;
@@ -495,6 +587,442 @@ static int glob_scan(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_
         return 0;
 }
 
+/* A fast scan (below) met '[' or '\\' with a live set: node n and its
+ * subtree go to the general scan. The pattern read so far is rebuilt from
+ * the fast stack's frames [0, n_stack); then, when the stop is at byte j
+ * of n's text (its prefix from skip), edge and those j bytes. set is the
+ * position set before the stop. Adds n's answers where the fast scan would
+ * have. */
+static int fast_handover(HwdbLookup *l, const HwdbBin *b, size_t n_stack, const HwdbNode *n, uint64_t off,
+                         int edge, size_t skip, size_t j, const uint64_t *set, const char *key, size_t pos,
+                         uint64_t *visits) {
+        const size_t words = l->glob->words;
+        int r;
+
+        l->pattern_len = 0;
+        for (size_t d = 0; d < n_stack; d++) {
+                const HwdbFastFrame *f = &l->fast[d];
+                size_t len = strlen(f->text);
+
+                r = pattern_reserve(l, b, len + 1);
+                if (r < 0)
+                        return r;
+                if (f->edge >= 0)
+                        l->pattern[l->pattern_len++] = (char) f->edge;
+                memcpy(l->pattern + l->pattern_len, f->text, len);
+                l->pattern_len += len;
+        }
+        if (j != NO_STOP && j != EDGE_STOP) {
+                r = pattern_reserve(l, b, j + 1);
+                if (r < 0)
+                        return r;
+                if (edge >= 0)
+                        l->pattern[l->pattern_len++] = (char) edge;
+                memcpy(l->pattern + l->pattern_len, n->prefix + skip, j);
+                l->pattern_len += j;
+                edge = -1;
+                skip += j;
+        }
+        r = RESERVE(l->sets, l->sets_allocated, 2 * words);
+        if (r < 0)
+                return r;
+        memcpy(l->sets, set, words * sizeof(uint64_t));
+
+        l->visits = *visits;
+        r = glob_scan_general(l, b, n, off, edge, skip, key, pos);
+        *visits = l->visits;
+        return r;
+}
+
+/* The glob scan below one glob start for a key under 64 bytes: the
+ * position set in one word is exactly fnmatch's answer at every node as
+ * long as the pattern has only literal bytes, '*' and '?', so there is no
+ * pattern to copy, no mode to carry and no fnmatch call. A subtree whose
+ * pattern has '[' or '\\' where the set is still live goes to the general
+ * scan (fast_handover()). Every bound, edge and visit check of the general
+ * scan is made here too; the answers come in the same order. */
+static int glob_scan_fast(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_t off, int edge,
+                          size_t skip, const char *key, size_t pos) {
+        const HwdbGlobKey *k = l->glob;
+        const unsigned len = (unsigned) k->len;
+        uint64_t visits = l->visits, s = UINT64_C(1) << pos;
+        size_t n_stack = 0, stop;
+        int r;
+
+        if (++visits > l->max_visits)
+                return -ELOOP;
+        stop = enter1(k, &s, edge, n->prefix + skip);
+        if (stop != NO_STOP) {
+                r = fast_handover(l, b, 0, n, off, edge, skip, stop, &s, key, pos, &visits);
+                goto done;
+        }
+        if (s == 0) {
+                r = 0;
+                goto done;
+        }
+
+        r = RESERVE(l->fast, l->fast_allocated, 1);
+        if (r < 0)
+                return r;
+        l->fast[n_stack++] = (HwdbFastFrame) {
+                .node = *n, .off = off, .set = s, .text = n->prefix + skip, .edge = edge,
+        };
+
+        while (n_stack > 0) {
+                HwdbFastFrame *f = &l->fast[n_stack - 1];
+                const unsigned nc = f->node.n_children;
+                const uint8_t *e = b->data + f->node.children_off + (uint64_t) f->next_child * b->child_size;
+                unsigned i = f->next_child;
+                uint64_t child = 0, cs = 0;
+                uint8_t c = 0;
+                /* With one position in the set, only '*', '?' and the
+                 * key's byte there can lead on ('[' and '\\' go to the
+                 * general scan). */
+                const int kc = (f->set & (f->set - 1)) == 0 ? k->text[__builtin_ctzll(f->set)] : -1;
+
+                /* Most children are ruled out by their edge byte alone,
+                 * without reading them. */
+                for (; i < nc; i++, e += b->child_size) {
+                        c = e[HWDB_CHILD_C];
+                        child = hwdb_get64(e + HWDB_CHILD_OFF);
+                        if (child >= f->off)
+                                return -ELOOP;
+                        if (c != kc && kc >= 0 && !fast_special[c])
+                                continue;
+                        /* A bracket is stepped once the child is read. */
+                        if (c == '[' || c == '\\')
+                                break;
+                        cs = hwdb_glob_step1(k, f->set, c);
+                        if (cs != 0)
+                                break;
+                }
+                if (i < nc) {
+                        HwdbNode cn;
+
+                        f->next_child = i + 1;
+                        if (++visits > l->max_visits || n_stack >= HWDB_MAX_DEPTH)
+                                return -ELOOP;
+                        r = hwdb_bin_node(b, child, &cn);
+                        if (r < 0)
+                                return r;
+                        if (c == '[' || c == '\\') {
+                                cs = f->set;
+                                stop = enter1(k, &cs, c, cn.prefix);
+                        } else
+                                stop = steps1(k, &cs, cn.prefix);
+                        if (stop != NO_STOP) {
+                                r = fast_handover(l, b, n_stack, &cn, child, c, 0, stop, &cs, key, pos, &visits);
+                                if (r < 0)
+                                        return r;
+                                continue;
+                        }
+                        if (cs == 0)
+                                continue;
+                        if (cn.n_children == 0) {
+                                /* Entered and left at once. */
+                                if (cn.n_values > 0 && ((cs >> len) & 1)) {
+                                        r = add_values(l, b, &cn);
+                                        if (r < 0)
+                                                return r;
+                                }
+                                continue;
+                        }
+                        r = RESERVE(l->fast, l->fast_allocated, n_stack + 1);
+                        if (r < 0)
+                                return r;
+                        l->fast[n_stack++] = (HwdbFastFrame) {
+                                .node = cn, .off = child, .set = cs, .text = cn.prefix, .edge = c,
+                        };
+                        continue;
+                }
+
+                if (f->node.n_values > 0 && ((f->set >> len) & 1)) {
+                        r = add_values(l, b, &f->node);
+                        if (r < 0)
+                                return r;
+                }
+                n_stack--;
+        }
+        r = 0;
+done:
+        l->visits = visits;
+        return r;
+}
+
+/* Steps the multi-word set src over c (neither '[' nor '\\') into dst
+ * (which may be src). Returns whether dst is non-empty. A set of one
+ * position steps over a literal byte by comparing that key byte. */
+static bool wide_step(HwdbGlobKey *k, uint64_t *dst, const uint64_t *src, uint8_t c) {
+        const size_t words = k->words;
+
+        if (c != '*' && c != '?') {
+                size_t first = 0, i;
+                bool single;
+
+                while (first < words && src[first] == 0)
+                        first++;
+                if (first == words) {
+                        for (i = 0; i < words; i++)
+                                dst[i] = 0;
+                        return false;
+                }
+                single = (src[first] & (src[first] - 1)) == 0;
+                for (i = first + 1; single && i < words; i++)
+                        single = src[i] == 0;
+                if (single) {
+                        size_t p = first * 64 + (size_t) __builtin_ctzll(src[first]);
+
+                        for (i = 0; i < words; i++)
+                                dst[i] = 0;
+                        if (p >= k->len || k->long_text[p] != c)
+                                return false;
+                        dst[(p + 1) / 64] = UINT64_C(1) << ((p + 1) % 64);
+                        return true;
+                }
+        }
+        (void) hwdb_glob_step(k, dst, src, c);
+        return !hwdb_glob_set_empty(k, dst);
+}
+
+/* The one position in the multi-word set s, or SIZE_MAX when it holds
+ * more than one (or none). */
+static size_t wide_single_pos(const HwdbGlobKey *k, const uint64_t *s) {
+        size_t first = 0;
+
+        while (first < k->words && s[first] == 0)
+                first++;
+        if (first == k->words || (s[first] & (s[first] - 1)) != 0)
+                return SIZE_MAX;
+        for (size_t i = first + 1; i < k->words; i++)
+                if (s[i] != 0)
+                        return SIZE_MAX;
+        return first * 64 + (size_t) __builtin_ctzll(s[first]);
+}
+
+/* The key byte at the one position in s, 0 when that is the key's end, or
+ * -1 when s holds more than one position (or none). */
+static int wide_single_byte(const HwdbGlobKey *k, const uint64_t *s) {
+        size_t p = wide_single_pos(k, s);
+
+        if (p == SIZE_MAX)
+                return -1;
+        return p < k->len ? k->long_text[p] : 0;
+}
+
+/* wide_step() over the pattern bytes p (NUL-terminated) until the set is
+ * empty. Returns where it met a byte the sets do not model with a live set
+ * (s is then the set before that byte), or NO_STOP; *live tells whether s
+ * is non-empty. */
+static size_t wide_steps(HwdbGlobKey *k, uint64_t *s, const char *p, bool *live) {
+        size_t j = 0, q;
+
+        *live = !hwdb_glob_set_empty(k, s);
+        while (*live && p[j] != '\0') {
+                uint8_t c = (uint8_t) p[j];
+
+                if (c == '[' || c == '\\') {
+                        size_t first, n, len = 0;
+                        bool negated;
+
+                        if (c == '[')
+                                len = simple_bracket(p + j + 1, &negated, &first, &n);
+                        if (len == 0)
+                                return j;
+                        (void) hwdb_glob_step(k, s, s, '?');
+                        hwdb_glob_restrict(k, s, p + j + 1 + first, n, negated);
+                        *live = !hwdb_glob_set_empty(k, s);
+                        j += len + 1;
+                        continue;
+                }
+                if (c != '*' && c != '?' && (q = wide_single_pos(k, s)) != SIZE_MAX) {
+                        /* One position: a run of literal bytes is
+                         * compared with the key. */
+                        for (size_t i = 0; i < k->words; i++)
+                                s[i] = 0;
+                        for (;;) {
+                                if (q >= k->len || k->long_text[q] != c) {
+                                        *live = false;
+                                        return NO_STOP;
+                                }
+                                q++;
+                                c = (uint8_t) p[++j];
+                                if (c == '\0' || c == '*' || c == '?' || c == '[' || c == '\\')
+                                        break;
+                        }
+                        s[q / 64] = UINT64_C(1) << (q % 64);
+                        continue;
+                }
+                *live = wide_step(k, s, s, c);
+                j++;
+        }
+        return NO_STOP;
+}
+
+/* dst = src stepped over edge (-1: none) and then the text p. Returns
+ * NO_STOP, EDGE_STOP, or where in p it met a byte the sets do not model
+ * (dst the set before it); *live tells whether dst is non-empty. */
+static size_t enter_wide(HwdbGlobKey *k, uint64_t *dst, const uint64_t *src, int edge, const char *p,
+                         bool *live) {
+        size_t from = 0, stop;
+
+        if (edge == '[') {
+                size_t first, n;
+                bool negated;
+
+                from = simple_bracket(p, &negated, &first, &n);
+                if (from == 0)
+                        return EDGE_STOP;
+                (void) hwdb_glob_step(k, dst, src, '?');
+                hwdb_glob_restrict(k, dst, p + first, n, negated);
+        } else if (edge == '\\')
+                return EDGE_STOP;
+        else if (edge >= 0)
+                (void) wide_step(k, dst, src, (uint8_t) edge);
+        else if (dst != src)
+                memcpy(dst, src, k->words * sizeof(uint64_t));
+        stop = wide_steps(k, dst, p + from, live);
+        return stop == NO_STOP ? NO_STOP : from + stop;
+}
+
+/* glob_scan_fast() for keys of 64 bytes and more: the sets span several
+ * words and live in l->wide_sets, one per frame and one for the child
+ * being tried. Same answers, order and checks. */
+static int glob_scan_wide(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_t off, int edge,
+                          size_t skip, const char *key, size_t pos) {
+        HwdbGlobKey *k = l->glob;
+        const size_t words = k->words;
+        uint64_t visits = l->visits;
+        size_t n_stack = 0, stop;
+        bool live = true;
+        int r;
+
+        if (++visits > l->max_visits)
+                return -ELOOP;
+        r = RESERVE(l->wide_sets, l->wide_sets_allocated, 2 * words);
+        if (r < 0)
+                return r;
+        /* The start set in the second slot: the root frame's set is
+         * stepped from it into the first. */
+        hwdb_glob_set_single(k, l->wide_sets + words, pos);
+        stop = enter_wide(k, l->wide_sets, l->wide_sets + words, edge, n->prefix + skip, &live);
+        if (stop != NO_STOP) {
+                r = fast_handover(l, b, 0, n, off, edge, skip, stop,
+                                  stop == EDGE_STOP ? l->wide_sets + words : l->wide_sets, key, pos, &visits);
+                goto done;
+        }
+        r = 0;
+        if (!live)
+                goto done;
+
+        r = RESERVE(l->fast, l->fast_allocated, 1);
+        if (r < 0)
+                return r;
+        l->fast[n_stack++] = (HwdbFastFrame) { .node = *n, .off = off, .text = n->prefix + skip, .edge = edge };
+
+        while (n_stack > 0) {
+                HwdbFastFrame *f = &l->fast[n_stack - 1];
+                uint64_t *fs = l->wide_sets + (n_stack - 1) * words, *cs = fs + words;
+                const unsigned nc = f->node.n_children;
+                const uint8_t *e = b->data + f->node.children_off + (uint64_t) f->next_child * b->child_size;
+                const int kc = f->next_child < nc ? wide_single_byte(k, fs) : -1;
+                unsigned i = f->next_child;
+                uint64_t child = 0;
+                uint8_t c = 0;
+
+                for (; i < nc; i++, e += b->child_size) {
+                        c = e[HWDB_CHILD_C];
+                        child = hwdb_get64(e + HWDB_CHILD_OFF);
+                        if (child >= f->off)
+                                return -ELOOP;
+                        if (c != kc && kc >= 0 && !fast_special[c])
+                                continue;
+                        /* A bracket is stepped once the child is read. */
+                        if (c == '[' || c == '\\')
+                                break;
+                        if (wide_step(k, cs, fs, c))
+                                break;
+                }
+                if (i < nc) {
+                        HwdbNode cn;
+
+                        f->next_child = i + 1;
+                        if (++visits > l->max_visits || n_stack >= HWDB_MAX_DEPTH)
+                                return -ELOOP;
+                        r = hwdb_bin_node(b, child, &cn);
+                        if (r < 0)
+                                return r;
+                        if (c == '[' || c == '\\')
+                                stop = enter_wide(k, cs, fs, c, cn.prefix, &live);
+                        else
+                                stop = wide_steps(k, cs, cn.prefix, &live);
+                        if (stop != NO_STOP) {
+                                r = fast_handover(l, b, n_stack, &cn, child, c, 0, stop, stop == EDGE_STOP ? fs : cs,
+                                                  key, pos, &visits);
+                                if (r < 0)
+                                        return r;
+                                continue;
+                        }
+                        if (!live)
+                                continue;
+                        if (cn.n_children == 0) {
+                                if (cn.n_values > 0 && hwdb_glob_accepts(k, cs)) {
+                                        r = add_values(l, b, &cn);
+                                        if (r < 0)
+                                                return r;
+                                }
+                                continue;
+                        }
+                        r = RESERVE(l->fast, l->fast_allocated, n_stack + 1);
+                        if (r < 0)
+                                return r;
+                        /* Room for the new frame's set (already in place)
+                         * and for its children's. */
+                        r = RESERVE(l->wide_sets, l->wide_sets_allocated, (n_stack + 2) * words);
+                        if (r < 0)
+                                return r;
+                        l->fast[n_stack++] = (HwdbFastFrame) { .node = cn, .off = child, .text = cn.prefix, .edge = c };
+                        continue;
+                }
+
+                if (f->node.n_values > 0 && hwdb_glob_accepts(k, fs)) {
+                        r = add_values(l, b, &f->node);
+                        if (r < 0)
+                                return r;
+                }
+                n_stack--;
+        }
+        r = 0;
+done:
+        l->visits = visits;
+        return r;
+}
+
+/* Every node below one glob start that matches the rest of the key, from
+ * key position pos on, adds its values: children in edge order first, then
+ * the node itself. */
+static int glob_scan(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_t off, int edge,
+                     size_t skip, const char *key, size_t pos) {
+        int r;
+
+        if (n->n_children == 0 && !l->no_prune)
+                return glob_leaf(l, b, n, edge, skip, key, pos);
+
+        if (!l->glob_ready) {
+                r = hwdb_glob_key_init(l->glob, key, l->key_len);
+                if (r < 0)
+                        return r;
+                l->glob_ready = true;
+        }
+        if (l->glob->usable)
+                return l->glob->words == 1 ? glob_scan_fast(l, b, n, off, edge, skip, key, pos)
+                                           : glob_scan_wide(l, b, n, off, edge, skip, key, pos);
+        l->pattern_len = 0;
+        return glob_scan_general(l, b, n, off, edge, skip, key, pos);
+}
+
+/* The edge bytes that start a glob subtree. */
+static const bool glob_edge[256] = { ['*'] = true, ['?'] = true, ['['] = true };
+
 static bool is_glob_byte(char c) {
         return c == '*' || c == '?' || c == '[';
 }
@@ -547,34 +1075,36 @@ static int walk(HwdbLookup *l, const HwdbBin *b, uint64_t off, size_t i, const c
 
                 /* One pass over the sorted child array finds the glob
                  * children ('*' < '?' < '[') and the key byte's child. */
-                uint8_t kc = (uint8_t) key[i];
+                const uint8_t kc = (uint8_t) key[i], last = MAX(kc, (uint8_t) '[');
+                const uint8_t *e = b->data + n.children_off;
                 bool found = false;
 
-                for (unsigned c = 0; c < n.n_children; c++) {
-                        uint64_t child;
-                        uint8_t e;
+                for (unsigned c = 0; c < n.n_children; c++, e += b->child_size) {
+                        uint8_t ec = e[HWDB_CHILD_C];
+                        uint64_t child = hwdb_get64(e + HWDB_CHILD_OFF);
 
-                        hwdb_bin_child(b, &n, c, &e, &child);
                         /* Writers store children before their parent: an
                          * edge that does not lead down is a cycle. */
                         if (child >= off)
                                 return -ELOOP;
-                        if (e == '*' || e == '?' || e == '[') {
-                                if (step->n_globs < 3) {
-                                        step->glob_c[step->n_globs] = e;
+                        if (glob_edge[ec] || ec == kc) {
+                                if (glob_edge[ec] && step->n_globs < 3) {
+                                        step->glob_c[step->n_globs] = ec;
                                         step->globs[step->n_globs++] = child;
                                 }
+                                if (ec == kc && kc != '\0' && !found) {
+                                        step->next = child;
+                                        found = true;
+                                }
                         }
-                        if (e == kc && kc != '\0' && !found) {
-                                step->next = child;
-                                found = true;
-                        }
-                        if (e > '[' && e > kc)
+                        if (ec > last)
                                 break;
                 }
-                r = glob_scans(l, b, step, key);
-                if (r < 0)
-                        return r;
+                if (step->n_globs > 0) {
+                        r = glob_scans(l, b, step, key);
+                        if (r < 0)
+                                return r;
+                }
 
                 if (kc == '\0')
                         return add_values(l, b, &n);
@@ -634,6 +1164,8 @@ static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) 
                 while (same < max && l->path_key[same] == key[same])
                         same++;
                 for (; d < l->n_path && l->path[d].end < same; d++) {
+                        if (l->path[d].n_globs == 0)
+                                continue;
                         r = glob_scans(l, b, &l->path[d], key);
                         if (r < 0)
                                 return r;

@@ -25,6 +25,7 @@ typedef struct HwdbProperty {
 typedef struct HwdbScanFrame HwdbScanFrame;
 typedef struct HwdbGlobKey HwdbGlobKey;
 typedef struct HwdbPathStep HwdbPathStep;
+typedef struct HwdbFastFrame HwdbFastFrame;
 
 /* Reusable lookup state. All buffers grow on demand and are kept between
  * lookups, so a warm lookup does not allocate. Zero-initialize, release
@@ -47,6 +48,10 @@ typedef struct HwdbLookup {
         uint64_t *sets;         /* position sets of the scan frames */
         size_t sets_allocated;
         HwdbGlobKey *glob;
+        HwdbFastFrame *fast;    /* the stack of a one-word glob scan */
+        size_t fast_allocated;
+        uint64_t *wide_sets;    /* the sets of a scan for a longer key, per frame */
+        size_t wide_sets_allocated;
         size_t key_len;
         bool glob_ready;        /* glob is set up for this key */
         uint64_t visits, max_visits;

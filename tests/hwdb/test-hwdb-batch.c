@@ -41,6 +41,20 @@ static void check_batch(const HwdbBin *b, HwdbBatch *t, HwdbLookup *l, char (*ke
                         CHECK(false);
                         break;
                 }
+        /* ... and every key exactly once: the sort moves entries between
+         * two arrays, none may be lost or doubled. */
+        {
+                _cleanup_free_ bool *seen = calloc(n, sizeof(bool));
+
+                CHECK(seen);
+                for (size_t i = 0; seen && i < n; i++) {
+                        size_t at = (size_t) ((const char (*)[128]) (const void *) hwdb_batch_lookup_order(t, i) - keys);
+
+                        CHECK(at < n && !seen[at]);
+                        if (at < n)
+                                seen[at] = true;
+                }
+        }
 
         for (size_t i = 0; i < n; i++) {
                 _cleanup_(hwdb_lookup_done) HwdbLookup fresh = {};

@@ -24,7 +24,7 @@ static void random_string(unsigned *s, char *buf, size_t max, const char *alphab
 /* Runs the matcher over pat; returns -1 if it gave up ('[' or '\\'),
  * otherwise whether the full pattern matches. *ret_dead is set to the first
  * prefix length at which the set became empty (or -1). */
-static int run(const HwdbGlobKey *k, const char *pat, int *ret_dead) {
+static int run(HwdbGlobKey *k, const char *pat, int *ret_dead) {
         uint64_t s[HWDB_GLOB_MAX_KEY / 64 + 1], t[HWDB_GLOB_MAX_KEY / 64 + 1];
 
         *ret_dead = -1;
