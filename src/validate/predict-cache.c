@@ -9,20 +9,57 @@
 #include "predict-cache.h"
 #include "unit-name.h"
 
+/* The table: sets of four slots of 16 bytes, one cache line per set. Its
+ * full size is allocated at once (calloc() of that much maps zero pages
+ * the kernel provides when first touched) and used from the start: a run
+ * over a few hundred distinct units touches the first few pages only. The
+ * sets in use double in place while they are half full: the entries of
+ * set i stay there or move to set i + n_sets, by the next bit of their
+ * hash. */
 #define CACHE_WAYS 4
-#define CACHE_SETS 2048 /* a power of two: 8192 answers at most */
+#define CACHE_SETS_MIN 256
+#define CACHE_SETS_MAX 2048 /* 8192 answers at most */
 
 typedef struct CacheEntry {
-        uint64_t hash;
-        uint64_t meta;     /* everything of the key but the text (make_key()) */
-        uint64_t tick;     /* last use; 0: the slot is empty */
-        char *text;        /* section, key, value and (when keyed) unit name, each NUL-terminated */
-        Judgement j;       /* the message is the entry's */
+        uint32_t hash;   /* the low bits of the key's hash; the lowest pick the set */
+        uint32_t record; /* arena offset of the entry's record + 1; 0: the slot is empty */
+        uint64_t meta;   /* everything of the key but the text (make_key()) */
 } CacheEntry;
 
+/* An entry's record in the arena: this header, the texts of the key
+ * (section, key, value, unit name: the lengths are in meta, no NULs), then
+ * the message with its NUL when there is one; padded to four bytes. */
+typedef struct CacheRecord {
+        uint32_t tick;      /* last use (least recently used slot of a set replaced) */
+        uint16_t directive; /* directive_get() index + 1, 0 for none */
+        uint8_t verdict;
+        uint8_t flags;
+} CacheRecord;
+
+enum {
+        FLAG_INVALID = 1 << 0,
+        FLAG_DASH_ESCAPED = 1 << 1,
+        FLAG_DEFERRED = 1 << 2,
+        FLAG_NAMES_ROOT = 1 << 3,
+        FLAG_PARTIAL = 1 << 4,
+        FLAG_MACHINE = 1 << 5,
+        FLAG_MESSAGE = 1 << 6,
+};
+
+/* The arena of records: appended to; a replaced record stays until the
+ * arena is full and at least half of it is such, then the live records are
+ * copied into a new one (every byte is copied about once more). */
+#define ARENA_MIN (256u * 1024u) /* allocated at first use; touched as filled */
+#define ARENA_MAX (UINT32_MAX / 2)
+
 struct PredictCache {
-        CacheEntry *entries; /* CACHE_SETS * CACHE_WAYS, allocated on first use */
-        uint64_t tick;
+        CacheEntry *entries; /* CACHE_SETS_MAX * CACHE_WAYS, allocated on first use */
+        size_t n_sets;       /* in use */
+        size_t n_live;
+        uint32_t tick;
+        char *arena;
+        size_t arena_size, arena_used, arena_live;
+        const Directive *directives; /* directive_get(0): records hold indexes */
         size_t hits, misses;
         void *block;
         size_t block_size;
@@ -155,92 +192,225 @@ static bool make_key(const JudgeContext *ctx, UnitType type, DirectiveSection se
         return true;
 }
 
-static bool entry_matches(const CacheEntry *e, const CacheKey *k) {
-        const char *t = e->text;
-
-        if (e->hash != k->hash || e->meta != k->meta)
-                return false;
-        if (k->section_len > 0) {
-                if (!bytes_equal(t, k->section, k->section_len))
-                        return false;
-                t += k->section_len;
-        }
-        t++;
-        if (!bytes_equal(t, k->key, k->key_len))
-                return false;
-        t += k->key_len + 1;
-        if (!bytes_equal(t, k->value, k->value_len))
-                return false;
-        t += k->value_len + 1;
-        return !k->unit || bytes_equal(t, k->unit, k->unit_len);
+static CacheRecord *record_of(const PredictCache *c, const CacheEntry *e) {
+        return (CacheRecord *) (c->arena + e->record - 1);
 }
 
-static void entry_done(CacheEntry *e) {
-        free(e->text);
-        free(e->j.message);
+static size_t key_text_size(uint64_t meta) {
+        /* The lengths are in meta (make_key()). */
+        return (meta >> 22 & META_SECTION_LEN_MAX) + (meta >> 30 & META_KEY_LEN_MAX) +
+               (meta >> 38 & META_VALUE_LEN_MAX) + (meta >> 50 & META_UNIT_LEN_MAX);
+}
+
+static size_t record_size(size_t text_size, size_t message_size) {
+        return (sizeof(CacheRecord) + text_size + message_size + 3) & ~(size_t) 3;
+}
+
+static const char *record_message(const CacheRecord *rec, uint64_t meta) {
+        return rec->flags & FLAG_MESSAGE ? (const char *) (rec + 1) + key_text_size(meta) : NULL;
+}
+
+static size_t entry_record_size(const PredictCache *c, const CacheEntry *e) {
+        const CacheRecord *rec = record_of(c, e);
+        const char *m = record_message(rec, e->meta);
+
+        return record_size(key_text_size(e->meta), m ? strlen(m) + 1 : 0);
+}
+
+static bool entry_matches(const PredictCache *c, const CacheEntry *e, const CacheKey *k) {
+        const char *t;
+
+        if (e->hash != (uint32_t) k->hash || e->meta != k->meta)
+                return false;
+        /* Most lines are in a known section (no text) of a unit whose
+         * name does not count. */
+        t = (const char *) (record_of(c, e) + 1);
+        if (k->section_len > 0 && !bytes_equal(t, k->section, k->section_len))
+                return false;
+        t += k->section_len;
+        if (!bytes_equal(t, k->key, k->key_len))
+                return false;
+        t += k->key_len;
+        if (!bytes_equal(t, k->value, k->value_len))
+                return false;
+        t += k->value_len;
+        return k->unit_len == 0 || bytes_equal(t, k->unit, k->unit_len);
+}
+
+/* Room for n more bytes at the end of the arena (see ARENA_MIN). */
+static int arena_reserve(PredictCache *c, size_t n) {
+        size_t size = MAX((size_t) ARENA_MIN, c->arena_size);
+        char *a, *t;
+
+        if (c->arena_used + n <= c->arena_size)
+                return 0;
+        while (size < 2 * (c->arena_live + n))
+                size *= 2;
+        if (size > ARENA_MAX)
+                return -ENOMEM;
+        if (c->arena && c->arena_used - c->arena_live < c->arena_size / 2) {
+                /* Little to win back: a larger one, the offsets kept. */
+                a = realloc(c->arena, size);
+                if (!a)
+                        return -ENOMEM;
+                c->arena = a;
+                c->arena_size = size;
+                return 0;
+        }
+        t = a = malloc(size);
+        if (!a)
+                return -ENOMEM;
+        for (size_t i = 0; c->entries && i < c->n_sets * CACHE_WAYS; i++) {
+                CacheEntry *e = &c->entries[i];
+                size_t l;
+
+                if (!e->record)
+                        continue;
+                l = entry_record_size(c, e);
+                memcpy(t, record_of(c, e), l);
+                e->record = (uint32_t) (t - a) + 1;
+                t += l;
+        }
+        free(c->arena);
+        c->arena = a;
+        c->arena_size = size;
+        c->arena_used = (size_t) (t - a);
+        return 0;
+}
+
+static char *append(char *at, const char *s, size_t n) {
+        if (n > 0) /* s may be NULL then */
+                memcpy(at, s, n);
+        return at + n;
+}
+
+static void entry_drop(PredictCache *c, CacheEntry *e) {
+        if (!e->record)
+                return;
+        c->arena_live -= entry_record_size(c, e);
+        c->n_live--;
         *e = (CacheEntry) {};
 }
 
-/* Stores a copy of j for k in e (emptied first). On OOM the slot stays
- * empty: the memo only forgets. */
-static void entry_store(CacheEntry *e, const CacheKey *k, const Judgement *j, uint64_t tick) {
-        size_t n = k->section_len + k->key_len + k->value_len + k->unit_len + 4;
-        char *text, *t;
-        char *message = NULL;
+/* Stores j for k in e (emptied first). On OOM the slot stays empty: the
+ * memo only forgets. */
+static void entry_store(PredictCache *c, CacheEntry *e, const CacheKey *k, const Judgement *j) {
+        size_t message_size = j->message ? strlen(j->message) + 1 : 0;
+        size_t size = record_size(k->section_len + k->key_len + k->value_len + k->unit_len, message_size);
+        CacheRecord *rec;
+        char *t;
 
-        entry_done(e);
-        if (j->message && !(message = strdup(j->message)))
+        entry_drop(c, e);
+        if (arena_reserve(c, size) < 0)
                 return;
-        t = text = malloc(n);
-        if (!text) {
-                free(message);
-                return;
-        }
-        memcpy(t, k->section, k->section_len + 1);
-        t += k->section_len + 1;
-        memcpy(t, k->key, k->key_len + 1);
-        t += k->key_len + 1;
-        memcpy(t, k->value, k->value_len + 1);
-        t += k->value_len + 1;
-        if (k->unit)
-                memcpy(t, k->unit, k->unit_len + 1);
-        else
-                *t = '\0';
-
-        *e = (CacheEntry) {
-                .hash = k->hash,
-                .meta = k->meta,
-                .tick = tick,
-                .text = text,
-                .j = *j,
+        rec = (CacheRecord *) (c->arena + c->arena_used);
+        *rec = (CacheRecord) {
+                .tick = c->tick,
+                .directive = j->directive ? (uint16_t) (j->directive - c->directives + 1) : 0,
+                .verdict = (uint8_t) j->verdict,
+                .flags = (j->invalid ? FLAG_INVALID : 0) | (j->dash_escaped ? FLAG_DASH_ESCAPED : 0) |
+                         (j->deferred ? FLAG_DEFERRED : 0) | (j->names_root ? FLAG_NAMES_ROOT : 0) |
+                         (j->partial ? FLAG_PARTIAL : 0) | (j->machine ? FLAG_MACHINE : 0) |
+                         (j->message ? FLAG_MESSAGE : 0),
         };
-        e->j.message = message;
+        t = (char *) (rec + 1);
+        t = append(t, k->section, k->section_len);
+        t = append(t, k->key, k->key_len);
+        t = append(t, k->value, k->value_len);
+        t = append(t, k->unit, k->unit_len);
+        append(t, j->message, message_size);
+        *e = (CacheEntry) {
+                .hash = (uint32_t) k->hash,
+                .record = (uint32_t) c->arena_used + 1,
+                .meta = k->meta,
+        };
+        c->arena_used += size;
+        c->arena_live += size;
+        c->n_live++;
+}
+
+static CacheEntry *set_of(const PredictCache *c, uint32_t hash) {
+        return &c->entries[(hash & (c->n_sets - 1)) * CACHE_WAYS];
+}
+
+/* The slot of a set to fill: an empty one, else the least recently used. */
+static CacheEntry *least_recent(const PredictCache *c, CacheEntry *set) {
+        CacheEntry *victim = NULL;
+
+        for (size_t w = 0; w < CACHE_WAYS; w++) {
+                if (!set[w].record)
+                        return &set[w];
+                if (!victim || record_of(c, &set[w])->tick < record_of(c, victim)->tick)
+                        victim = &set[w];
+        }
+        return victim;
+}
+
+/* Twice the sets in use: the entries of set i whose next hash bit is set
+ * move to set i + n_sets, which is empty. */
+static void table_grow(PredictCache *c) {
+        size_t n = c->n_sets;
+
+        for (size_t i = 0; i < n; i++) {
+                CacheEntry *from = &c->entries[i * CACHE_WAYS], *to = &c->entries[(i + n) * CACHE_WAYS];
+
+                for (size_t w = 0; w < CACHE_WAYS; w++)
+                        if (from[w].record && (from[w].hash & n)) {
+                                *to++ = from[w];
+                                from[w] = (CacheEntry) {};
+                        }
+        }
+        c->n_sets = 2 * n;
 }
 
 PredictCache *predict_cache_new(void) {
-        return calloc(1, sizeof(PredictCache));
+        PredictCache *c = calloc(1, sizeof(PredictCache));
+
+        if (c)
+                c->directives = directive_get(0);
+        return c;
 }
 
 PredictCache *predict_cache_free(PredictCache *c) {
         if (!c)
                 return NULL;
-        for (size_t i = 0; c->entries && i < CACHE_SETS * CACHE_WAYS; i++)
-                if (c->entries[i].tick)
-                        entry_done(&c->entries[i]);
         free(c->entries);
+        free(c->arena);
         free(c->block);
         free(c);
         return NULL;
 }
 
 /* A copy of a stored judgement, with a message of its own. */
-static int answer(const CacheEntry *e, Judgement *ret) {
-        *ret = e->j;
-        if (e->j.message && !(ret->message = strdup(e->j.message))) {
+static int answer(const PredictCache *c, const CacheRecord *rec, uint64_t meta, Judgement *ret) {
+        const char *m = record_message(rec, meta);
+
+        *ret = (Judgement) {
+                .verdict = (Verdict) rec->verdict,
+                .directive = rec->directive ? c->directives + rec->directive - 1 : NULL,
+                .invalid = rec->flags & FLAG_INVALID,
+                .dash_escaped = rec->flags & FLAG_DASH_ESCAPED,
+                .deferred = rec->flags & FLAG_DEFERRED,
+                .names_root = rec->flags & FLAG_NAMES_ROOT,
+                .partial = rec->flags & FLAG_PARTIAL,
+                .machine = rec->flags & FLAG_MACHINE,
+        };
+        if (m && !(ret->message = strdup(m))) {
                 *ret = (Judgement) {};
                 return -ENOMEM;
         }
         return 0;
+}
+
+/* The next tick; when the counter wraps, every entry's age starts over
+ * (the order of use is forgotten once, nothing else). */
+static void tick(PredictCache *c) {
+        if (++c->tick != 0)
+                return;
+        for (size_t i = 0; i < c->n_sets * CACHE_WAYS; i++)
+                if (c->entries[i].record)
+                        record_of(c, &c->entries[i])->tick = 0;
+        c->tick = 1;
 }
 
 int predict_cache_judge(PredictCache *c, const JudgeContext *ctx, DirectiveSection section_id, const char *section,
@@ -255,9 +425,10 @@ int predict_cache_judge(PredictCache *c, const JudgeContext *ctx, DirectiveSecti
         if (!c)
                 return judge_assignment_in(ctx, section_id, section, key, value, ret);
         if (!c->entries) {
-                c->entries = calloc(CACHE_SETS * CACHE_WAYS, sizeof(CacheEntry));
+                c->entries = calloc(CACHE_SETS_MAX * CACHE_WAYS, sizeof(CacheEntry));
                 if (!c->entries)
                         return -ENOMEM;
+                c->n_sets = CACHE_SETS_MIN;
         }
         /* The type the judge itself would use. */
         if (type < 0 || type >= _UNIT_TYPE_MAX)
@@ -266,32 +437,45 @@ int predict_cache_judge(PredictCache *c, const JudgeContext *ctx, DirectiveSecti
         if (!make_key(ctx, type, section_id, section, key, value, &k))
                 return judge_assignment_in(ctx, section_id, section, key, value, ret);
 
-        c->tick++;
-        set = &c->entries[(k.hash & (CACHE_SETS - 1)) * CACHE_WAYS];
-        victim = set;
+        tick(c);
+        set = set_of(c, (uint32_t) k.hash);
         for (size_t w = 0; w < CACHE_WAYS; w++) {
                 CacheEntry *e = &set[w];
 
-                if (e->tick && entry_matches(e, &k)) {
-                        e->tick = c->tick;
+                if (e->record && entry_matches(c, e, &k)) {
+                        CacheRecord *rec = record_of(c, e);
+
+                        rec->tick = c->tick;
                         c->hits++;
-                        return answer(e, ret);
+                        return answer(c, rec, e->meta, ret);
                 }
-                if (e->tick < victim->tick)
-                        victim = e;
         }
 
         c->misses++;
         r = judge_assignment_in(ctx, section_id, section, key, value, ret);
         if (r < 0)
                 return r;
-        entry_store(victim, &k, ret, c->tick);
+        /* Half full: twice the sets, up to the table's size. */
+        if (c->n_live >= c->n_sets * CACHE_WAYS / 2 && c->n_sets < CACHE_SETS_MAX) {
+                table_grow(c);
+                set = set_of(c, (uint32_t) k.hash);
+        }
+        victim = least_recent(c, set);
+        entry_store(c, victim, &k, ret);
         return 0;
 }
 
 void predict_cache_stats(const PredictCache *c, size_t *ret_hits, size_t *ret_misses) {
         *ret_hits = c ? c->hits : 0;
         *ret_misses = c ? c->misses : 0;
+}
+
+size_t predict_cache_capacity(const PredictCache *c) {
+        return c && c->entries ? c->n_sets * CACHE_WAYS : 0;
+}
+
+size_t predict_cache_size(const PredictCache *c) {
+        return c ? c->n_live : 0;
 }
 
 void *predict_cache_block(PredictCache *c, size_t size) {

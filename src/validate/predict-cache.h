@@ -16,9 +16,12 @@
  * never look at the name, so templates, instances and plain units share
  * their answers there.
  *
- * Bounded: a fixed number of slots (4-way sets, the least recently used
- * one replaced), and lines longer than PREDICT_CACHE_MAX_LINE are judged
- * every time. */
+ * Bounded: 4-way sets, the least recently used slot replaced; the table
+ * starts with room for 1024 answers and doubles while it is half full, up
+ * to 8192, so that a run over a few hundred distinct units pays for a few
+ * pages only. The texts of the keys and the messages are kept in one
+ * arena, no allocation per answer. Lines longer than
+ * PREDICT_CACHE_MAX_LINE are judged every time. */
 
 #include "judge.h"
 
@@ -41,6 +44,10 @@ int predict_cache_judge(PredictCache *c, const JudgeContext *ctx, DirectiveSecti
 
 /* Counters, for tests: answers from the memo and answers judged. */
 void predict_cache_stats(const PredictCache *c, size_t *ret_hits, size_t *ret_misses);
+/* How many answers the memo has room for now (it grows on demand), and
+ * how many it holds. */
+size_t predict_cache_capacity(const PredictCache *c);
+size_t predict_cache_size(const PredictCache *c);
 
 /* A block of memory kept from unit to unit (systemd_predict()'s per-unit
  * arrays): at least size bytes, NULL on OOM. Valid until the next call or

@@ -133,38 +133,90 @@ TEST(same_answers) {
 }
 
 /* A value with a specifier is judged for each name; one without is judged
- * once for all units of the type. */
+ * once for all units of the type (and again in another type or version). */
 TEST(keyed_on_name_only_when_needed) {
         _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
         static const Line plain = { "Service", "ExecStart", "/bin/echo hello" };
         static const Line spec = { "Service", "ExecStart", "/bin/echo %i" };
         static const Line escaped = { "Service", "ExecStart", "/bin/echo \\x25i" };
-        size_t hits, misses;
+        static const struct {
+                const char *unit;
+                unsigned version;
+                const Line *line;
+                bool hit;
+        } steps[] = {
+                { "a@1.service", 252, &plain, false },
+                { "a@2.service", 252, &plain, true },
+                { "b.service", 252, &plain, true },
+                { "a@1.service", 252, &spec, false },
+                { "a@.service", 252, &spec, false },
+                { "a@1.service", 252, &escaped, false },
+                { "a@.service", 252, &escaped, false },
+                { "a@1.service", 252, &spec, true },
+                { "b.socket", 252, &plain, false },
+                { "b.service", 257, &plain, false },
+        };
+        size_t hits, misses, before;
 
         CHECK(c);
         if (!c)
                 return;
-        CHECK(judge_both(c, "a@1.service", 252, true, &plain));
-        CHECK(judge_both(c, "a@2.service", 252, true, &plain));
-        CHECK(judge_both(c, "b.service", 252, true, &plain));
-        predict_cache_stats(c, &hits, &misses);
-        CHECK_INT_EQ(misses, 1);
-        CHECK_INT_EQ(hits, 2);
-
-        CHECK(judge_both(c, "a@1.service", 252, true, &spec));
-        CHECK(judge_both(c, "a@.service", 252, true, &spec));
-        CHECK(judge_both(c, "a@1.service", 252, true, &escaped));
-        CHECK(judge_both(c, "a@.service", 252, true, &escaped));
-        CHECK(judge_both(c, "a@1.service", 252, true, &spec));
-        predict_cache_stats(c, &hits, &misses);
-        CHECK_INT_EQ(misses, 5);
+        for (size_t i = 0; i < ELEMENTSOF(steps); i++) {
+                predict_cache_stats(c, &before, &misses);
+                CHECK(judge_both(c, steps[i].unit, steps[i].version, true, steps[i].line));
+                predict_cache_stats(c, &hits, &misses);
+                if ((hits > before) != steps[i].hit) {
+                        fprintf(stderr, "step %zu (%s v%u %s=%s): %s, expected %s\n", i, steps[i].unit,
+                                steps[i].version, steps[i].line->key, steps[i].line->value,
+                                hits > before ? "hit" : "miss", steps[i].hit ? "hit" : "miss");
+                        tests_failed++;
+                }
+        }
         CHECK_INT_EQ(hits, 3);
-
-        /* The same value in another type or version is judged again. */
-        CHECK(judge_both(c, "b.socket", 252, true, &plain));
-        CHECK(judge_both(c, "b.service", 257, true, &plain));
-        predict_cache_stats(c, &hits, &misses);
         CHECK_INT_EQ(misses, 7);
+}
+
+/* The table starts small and doubles while half full, to 8192 answers,
+ * losing none of them on the way; answers stay the judge's. */
+TEST(grows_on_demand) {
+        _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
+        char value[64];
+        Line l = { "Service", "TimeoutStopSec", value };
+        size_t capacity, hits, misses, before;
+        unsigned grown = 0;
+
+        CHECK(c);
+        if (!c)
+                return;
+        CHECK_INT_EQ(predict_cache_capacity(c), 0); /* nothing allocated before the first line */
+        for (unsigned i = 0; i < 12000; i++) {
+                capacity = predict_cache_capacity(c);
+                before = predict_cache_size(c);
+                snprintf(value, sizeof value, "%ums", i);
+                if (!judge_both(c, "foo.service", 252, true, &l))
+                        tests_failed++;
+                if (predict_cache_capacity(c) != capacity) {
+                        /* Doubled when half full, and the new line stored
+                         * beside every old one. */
+                        CHECK_INT_EQ(predict_cache_capacity(c), capacity ? 2 * capacity : 1024);
+                        CHECK(capacity == 0 || before == capacity / 2);
+                        CHECK_INT_EQ(predict_cache_size(c), before + 1);
+                        grown++;
+                }
+                CHECK(predict_cache_size(c) <= predict_cache_capacity(c));
+        }
+        CHECK_INT_EQ(grown, 4); /* 1024, 2048, 4096, 8192 */
+        CHECK_INT_EQ(predict_cache_capacity(c), 8192);
+
+        /* The most recent answers are all still there. */
+        predict_cache_stats(c, &before, &misses);
+        for (unsigned i = 12000 - 200; i < 12000; i++) {
+                snprintf(value, sizeof value, "%ums", i);
+                if (!judge_both(c, "foo.service", 252, true, &l))
+                        tests_failed++;
+        }
+        predict_cache_stats(c, &hits, &misses);
+        CHECK_INT_EQ(hits - before, 200);
 }
 
 /* More distinct lines than the memo holds: old answers are replaced,
@@ -173,9 +225,13 @@ TEST(bounded) {
         _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
         char value[64];
         Line l = { "Service", "TimeoutStartSec", value };
+        /* Asked after every other line: never the least recently used, so
+         * always answered by the memo, also after its record was moved
+         * (the arena is compacted several times on the way). */
+        static const Line hot = { "Service", "SupplementaryGroups", "adm bad!name" };
         Line big = { "Service", "Environment", NULL };
         static char long_value[PREDICT_CACHE_MAX_LINE + 100];
-        size_t hits, misses;
+        size_t hits, misses, before, hot_hits = 0;
 
         CHECK(c);
         if (!c)
@@ -185,10 +241,17 @@ TEST(bounded) {
                         snprintf(value, sizeof value, i % 3 ? "%us" : "%ux", i);
                         if (!judge_both(c, "foo.service", 252, true, &l))
                                 tests_failed++;
+                        predict_cache_stats(c, &before, &misses);
+                        if (!judge_both(c, "foo.service", 252, true, &hot))
+                                tests_failed++;
+                        predict_cache_stats(c, &hits, &misses);
+                        hot_hits += hits - before;
                 }
+        CHECK_INT_EQ(hot_hits, 40000 - 1);
         predict_cache_stats(c, &hits, &misses);
-        CHECK_INT_EQ(hits + misses, 40000);
+        CHECK_INT_EQ(hits + misses, 80000);
         CHECK(misses > 20000); /* more than it holds: the second round misses too */
+        CHECK(predict_cache_size(c) <= 8192);
 
         /* A line too long for the memo is judged every time. */
         memset(long_value, 'a', sizeof long_value - 1);
@@ -197,7 +260,7 @@ TEST(bounded) {
         CHECK(judge_both(c, "foo.service", 252, true, &big));
         CHECK(judge_both(c, "foo.service", 252, true, &big));
         predict_cache_stats(c, &hits, &misses);
-        CHECK_INT_EQ(hits + misses, 40000);
+        CHECK_INT_EQ(hits + misses, 80000);
 }
 
 TEST(no_memo) {
@@ -207,4 +270,4 @@ TEST(no_memo) {
         CHECK(judge_both(NULL, "foo@bar.service", 252, true, &l));
 }
 
-TESTS_MAIN(T(same_answers), T(keyed_on_name_only_when_needed), T(bounded), T(no_memo))
+TESTS_MAIN(T(same_answers), T(keyed_on_name_only_when_needed), T(grows_on_demand), T(bounded), T(no_memo))
