@@ -14,6 +14,7 @@
 #include "basic/dir-list.h"
 #include "basic/file-batch.h"
 #include "basic/fileio.h"
+#include "basic/strbuf.h"
 #include "filter-internal.h"
 #include "unit/cat-stream.h"
 
@@ -59,15 +60,34 @@ static bool is_unit_file_name(const char *name) {
 /* "# PATH" framing before a file in the output: the absolute path. The
  * working directory is asked for once per run. */
 static int make_framing(Filter *f, const char *path, char **ret) {
-        if (path[0] == '/')
-                *ret = strjoin("\n# ", path, "\n");
-        else {
+        const char *cwd = "";
+        size_t c = 0, n;
+        char *s;
+
+        if (path[0] != '/') {
                 if (!f->cwd && !(f->cwd = getcwd(NULL, 0)))
                         return -errno;
-                *ret = strjoin("\n# ", streq(f->cwd, "/") ? "" : f->cwd, "/",
-                               startswith(path, "./") ? path + 2 : path, "\n");
+                if (!streq(f->cwd, "/"))
+                        cwd = f->cwd;
+                c = strlen(cwd) + 1;    /* and a '/' */
+                if (startswith(path, "./"))
+                        path += 2;
         }
-        return *ret ? 0 : -ENOMEM;
+        /* "\n# " CWD "/" PATH "\n", put together without strjoin()'s two
+         * passes over its arguments (a unit of a tree is framed). */
+        n = strlen(path);
+        s = malloc(3 + c + n + 2);
+        if (!s)
+                return -ENOMEM;
+        memcpy(s, "\n# ", 3);
+        if (c > 0) {
+                memcpy(s + 3, cwd, c - 1);
+                s[3 + c - 1] = '/';
+        }
+        memcpy(s + 3 + c, path, n);
+        memcpy(s + 3 + c + n, "\n", 2);
+        *ret = s;
+        return 0;
 }
 
 /* A file found in a tree whose type is not known yet (a drop-in, or a
@@ -242,28 +262,38 @@ static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, bool fra
         return r;
 }
 
-/* The unit dir/name (listed in l, read into file: its data is taken),
- * with its drop-ins when l has name.d. */
-static int process_unit(Filter *f, const DirList *l, const char *dir, const char *name, BatchFile *file,
-                        bool framed, const char *tree) {
+/* Whether the sorted listing l has NAME.d beside its entry i (NAME): the
+ * names that start with NAME follow it directly. */
+static bool has_dropin_dir(const DirList *l, size_t i) {
+        const char *name = l->entries[i].name;
+        size_t n = strlen(name);
+
+        for (size_t j = i + 1; j < l->n && strncmp(l->entries[j].name, name, n) == 0; j++)
+                if (streq(l->entries[j].name + n, ".d"))
+                        return true;
+        return false;
+}
+
+/* The unit l's entry i, at path (DIR/NAME; the buffer is the caller's and
+ * left as it was), read into file (its data is taken), with its drop-ins
+ * when l has NAME.d. */
+static int process_unit(Filter *f, const DirList *l, size_t i, StrBuf *path, BatchFile *file, bool framed,
+                        const char *tree) {
         _cleanup_(unit_group_freep) UnitGroup *g = NULL;
-        _cleanup_free_ char *path = NULL, *dropins = NULL;
+        size_t len = path->len;
         int r;
 
-        r = unit_group_new(name, &g);
+        r = unit_group_new(l->entries[i].name, &g);
         if (r < 0)
                 return r;
         g->has_fragment = true;
-        path = strjoin(dir, "/", name);
-        if (!path)
-                return -ENOMEM;
-        r = group_add_read(f, g, path, false, framed, file->error, TAKE_PTR(file->data), file->size, NULL);
-        if (r >= 0) {
-                dropins = strjoin(path, ".d");
-                if (!dropins)
-                        return -ENOMEM;
-                if (dir_list_find(l, dropins + strlen(dir) + 1))
-                        r = group_read_dropins(f, g, dropins, framed, tree);
+        r = group_add_read(f, g, path->data, false, framed, file->error, TAKE_PTR(file->data), file->size, NULL);
+        if (r >= 0 && has_dropin_dir(l, i)) {
+                r = strbuf_append(path, ".d", 2);
+                if (r >= 0)
+                        r = group_read_dropins(f, g, path->data, framed, tree);
+                path->len = len;
+                path->data[len] = '\0';
         }
         if (r >= 0)
                 r = finish_group(f, g);
@@ -344,6 +374,9 @@ static int note_dependency_dir(Filter *f, const char *dir) {
 
 static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree) {
         _cleanup_(dir_list_done) DirList l = DIR_LIST_INIT;
+        _cleanup_(strbuf_done) StrBuf path = {};
+        _cleanup_free_ bool *is_unit = NULL;
+        size_t dir_len;
         int r = 0;
 
         if (depth > DIR_DEPTH_MAX)
@@ -355,6 +388,20 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
         if (r < 0)
                 return input_error(f, dir, r, "cannot read directory");
 
+        /* Which entries have a unit's name, once; DIR/NAME is made in one
+         * buffer for every unit of the directory. */
+        is_unit = malloc_multiply(l.n, sizeof(bool));
+        if (!is_unit)
+                return -ENOMEM;
+        for (size_t i = 0; i < l.n; i++)
+                is_unit[i] = l.entries[i].name[0] != '.' && is_unit_file_name(l.entries[i].name);
+        r = strbuf_append_str(&path, dir);
+        if (r >= 0)
+                r = strbuf_append_char(&path, '/');
+        if (r < 0)
+                return r;
+        dir_len = path.len;
+
         /* Units of this directory first, each with its drop-ins, their
          * files read a batch at a time... */
         for (size_t i = 0; r >= 0 && i < l.n;) {
@@ -364,7 +411,7 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
                 for (end = i; end < l.n && k < UNIT_READ_BATCH; end++) {
                         DirEntry *e = &l.entries[end];
 
-                        if (e->name[0] == '.' || !is_unit_file_name(e->name))
+                        if (!is_unit[end])
                                 continue;
                         e->type = dir_list_type(&l, e);
                         if (e->type == DT_REG)
@@ -381,25 +428,23 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
 
                 for (; r >= 0 && i < end; i++) {
                         const DirEntry *e = &l.entries[i];
-                        _cleanup_free_ char *p = NULL;
 
-                        if (e->name[0] == '.' || !is_unit_file_name(e->name))
+                        if (!is_unit[i])
                                 continue;
                         if (e->type == DT_UNKNOWN)
                                 continue;       /* gone meanwhile */
-                        if (e->type == DT_REG) {
-                                r = process_unit(f, &l, dir, e->name, &files[used++], true, tree);
-                                continue;
-                        }
-                        p = strjoin(dir, "/", e->name);
-                        if (!p)
-                                r = -ENOMEM;
+                        path.len = dir_len;
+                        r = strbuf_append_str(&path, e->name);
+                        if (r < 0)
+                                break;
+                        if (e->type == DT_REG)
+                                r = process_unit(f, &l, i, &path, &files[used++], true, tree);
                         /* Symlinks are aliases or masks, not content: say so. */
                         else if (e->type == DT_LNK)
-                                r = note_symlink(f, p);
+                                r = note_symlink(f, path.data);
                         else {
                                 f->n_not_units++;
-                                r = filter_report(f, DIAG_WARNING, "input.not-a-file", p, NULL,
+                                r = filter_report(f, DIAG_WARNING, "input.not-a-file", path.data, NULL,
                                                   "has a unit name but is not a regular file; skipped");
                         }
                 }
@@ -421,7 +466,7 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
                 }
                 if (name[0] == '.')
                         continue;
-                unit_name = is_unit_file_name(name);
+                unit_name = is_unit[i];
                 type = dir_list_type(&l, e);
                 if (type == DT_UNKNOWN || (type == DT_REG && unit_name))
                         continue;       /* gone, or a unit read above */
