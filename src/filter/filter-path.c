@@ -198,16 +198,44 @@ static int dropin_failure(Filter *f, UnitGroup *g, const char *path, int error, 
         return input_error(f, path, error, what);
 }
 
-/* Drop-ins of DIR/NAME.d/ in file-name order. Symlinks (the directory
- * itself or its files) are followed only when they stay inside the tree. */
-static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, bool framed, const char *tree) {
-        struct dirent **list = NULL;
-        struct stat st;
-        int n, r = 0;
+/* A regular drop-in its directory listed (fd), at path: one read for a
+ * small file, relative to the directory; fstat() only when that read is
+ * empty, to tell a FIFO put in its place (-EINVAL, as read_tree_file()). */
+static int read_listed_file(Filter *f, UnitGroup *g, int dfd, const char *name, const char *path, bool framed) {
+        char *data = NULL;
+        size_t size = 0;
+        int fd, r;
 
-        if (lstat(dir, &st) < 0)
-                return errno == ENOENT ? 0 : dropin_failure(f, g, dir, -errno, "cannot read directory");
-        if (S_ISLNK(st.st_mode)) {
+        fd = openat(dfd, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                r = -errno;
+        else {
+                r = read_full_fd_regular(fd, UNIT_FILE_MAX, &data, &size);
+                close(fd);
+        }
+        return group_add_read(f, g, path, true, framed, r, data, size, NULL);
+}
+
+/* Drop-ins of DIR/NAME.d/ in file-name order. Symlinks (the directory
+ * itself or its files) are followed only when they stay inside the tree.
+ * parent: the descriptor of DIR (NAME.d is opened below it), or AT_FDCWD
+ * to open dir by its path; type: NAME.d's type as DIR's listing says, or
+ * DT_UNKNOWN (then it is lstat()ed). */
+static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, int parent, unsigned char type, bool framed,
+                              const char *tree) {
+        _cleanup_(dir_list_done) DirList l = DIR_LIST_INIT;
+        _cleanup_(strbuf_done) StrBuf p = {};
+        const char *slash = strrchr(dir, '/');
+        struct stat st;
+        size_t dir_len;
+        int fd, r = 0;
+
+        if (type == DT_UNKNOWN) {
+                if (lstat(dir, &st) < 0)
+                        return errno == ENOENT ? 0 : dropin_failure(f, g, dir, -errno, "cannot read directory");
+                type = IFTODT(st.st_mode);
+        }
+        if (type == DT_LNK) {
                 r = inside_tree(tree, dir, NULL);
                 if (r == -ENOMEM)
                         return r;
@@ -216,62 +244,86 @@ static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, bool fra
                                               "symlinked drop-in directory does not lead to a directory inside the tree; not read");
         }
 
-        n = scandir(dir, &list, NULL, name_compare);
-        if (n < 0)
-                return dropin_failure(f, g, dir, -errno, "cannot read directory");
+        /* Below DIR when it is open: a path lookup of one component. */
+        if (parent != AT_FDCWD && slash && slash[1])
+                fd = openat(parent, slash + 1, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY);
+        else
+                fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY);
+        r = fd < 0 ? -errno : dir_list_read_fd(&l, fd);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return dropin_failure(f, g, dir, r, "cannot read directory");
+        r = strbuf_append_str(&p, dir);
+        if (r >= 0)
+                r = strbuf_append_char(&p, '/');
+        if (r < 0)
+                return r;
+        dir_len = p.len;
 
-        for (int i = 0; i < n; i++) {
-                _cleanup_free_ char *p = NULL, *real = NULL;
-                const char *name = list[i]->d_name;
+        for (size_t i = 0; r >= 0 && i < l.n; i++) {
+                const DirEntry *e = &l.entries[i];
+                const char *name = e->name;
+                unsigned char t;
 
-                if (r >= 0 && is_hidden(name))
+                if (is_hidden(name)) {
                         r = note_hidden(f, dir, name);
-                else if (r >= 0 && name[0] != '.') {
-                        if (asprintf(&p, "%s/%s", dir, name) < 0)
-                                r = -ENOMEM;
-                        else if (!endswith(name, ".conf")) {
-                                f->n_not_units++;
-                                if (f->verbose)
-                                        r = filter_report(f, DIAG_NOTE, "input.not-a-unit", p, NULL,
-                                                          "not a drop-in (*.conf); not judged");
-                        } else if (lstat(p, &st) < 0)
-                                r = dropin_failure(f, g, p, -errno, "cannot read");
-                        else if (S_ISREG(st.st_mode))
-                                r = group_read_file(f, g, p, true, framed, true, NULL);
-                        else if (S_ISLNK(st.st_mode)) {
-                                char target[16];
-                                ssize_t k = readlink(p, target, sizeof(target) - 1);
-
-                                if (k == 9 && memcmp(target, "/dev/null", 9) == 0) {
-                                        r = filter_report(f, DIAG_NOTE, "input.symlink", p, g->name,
-                                                          "masked drop-in (symlink to /dev/null)");
-                                } else if ((r = inside_tree(tree, p, &real)) == -ENOMEM)
-                                        ;
-                                else if (r <= 0)
-                                        r = dropin_failure(f, g, p, r < 0 ? r : 0,
-                                                           "symlinked drop-in does not lead to a file inside the tree; not read");
-                                else
-                                        r = group_read_file(f, g, p, true, framed, true, FIX_REFUSE_LINK);
-                        } else
-                                r = dropin_failure(f, g, p, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL,
-                                                   "drop-in is not a regular file");
+                        continue;
                 }
-                free(list[i]);
+                p.len = dir_len;
+                r = strbuf_append_str(&p, name);
+                if (r < 0)
+                        break;
+                if (!endswith(name, ".conf")) {
+                        f->n_not_units++;
+                        if (f->verbose)
+                                r = filter_report(f, DIAG_NOTE, "input.not-a-unit", p.data, NULL,
+                                                  "not a drop-in (*.conf); not judged");
+                        continue;
+                }
+                /* The listing's type spares an lstat() where it is known. */
+                t = e->type;
+                if (t == DT_UNKNOWN) {
+                        if (fstatat(dir_list_fd(&l), name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+                                r = dropin_failure(f, g, p.data, -errno, "cannot read");
+                                continue;
+                        }
+                        t = IFTODT(st.st_mode);
+                }
+                if (t == DT_REG)
+                        r = read_listed_file(f, g, dir_list_fd(&l), name, p.data, framed);
+                else if (t == DT_LNK) {
+                        _cleanup_free_ char *real = NULL;
+                        char target[16];
+                        ssize_t k = readlinkat(dir_list_fd(&l), name, target, sizeof(target) - 1);
+
+                        if (k == 9 && memcmp(target, "/dev/null", 9) == 0) {
+                                r = filter_report(f, DIAG_NOTE, "input.symlink", p.data, g->name,
+                                                  "masked drop-in (symlink to /dev/null)");
+                        } else if ((r = inside_tree(tree, p.data, &real)) == -ENOMEM)
+                                ;
+                        else if (r <= 0)
+                                r = dropin_failure(f, g, p.data, r < 0 ? r : 0,
+                                                   "symlinked drop-in does not lead to a file inside the tree; not read");
+                        else
+                                r = group_read_file(f, g, p.data, true, framed, true, FIX_REFUSE_LINK);
+                } else
+                        r = dropin_failure(f, g, p.data, t == DT_DIR ? -EISDIR : -EINVAL,
+                                           "drop-in is not a regular file");
         }
-        free(list);
         return r;
 }
 
-/* Whether the sorted listing l has NAME.d beside its entry i (NAME): the
- * names that start with NAME follow it directly. */
-static bool has_dropin_dir(const DirList *l, size_t i) {
+/* NAME.d beside the sorted listing l's entry i (NAME), or NULL: the names
+ * that start with NAME follow it directly. */
+static const DirEntry *dropin_dir_of(const DirList *l, size_t i) {
         const char *name = l->entries[i].name;
         size_t n = strlen(name);
 
         for (size_t j = i + 1; j < l->n && strncmp(l->entries[j].name, name, n) == 0; j++)
                 if (streq(l->entries[j].name + n, ".d"))
-                        return true;
-        return false;
+                        return &l->entries[j];
+        return NULL;
 }
 
 /* The unit l's entry i, at path (DIR/NAME; the buffer is the caller's and
@@ -281,6 +333,7 @@ static int process_unit(Filter *f, const DirList *l, size_t i, StrBuf *path, Bat
                         const char *tree) {
         _cleanup_(unit_group_freep) UnitGroup *g = NULL;
         size_t len = path->len;
+        const DirEntry *d;
         int r;
 
         r = unit_group_new(l->entries[i].name, &g);
@@ -288,10 +341,10 @@ static int process_unit(Filter *f, const DirList *l, size_t i, StrBuf *path, Bat
                 return r;
         g->has_fragment = true;
         r = group_add_read(f, g, path->data, false, framed, file->error, TAKE_PTR(file->data), file->size, NULL);
-        if (r >= 0 && has_dropin_dir(l, i)) {
+        if (r >= 0 && (d = dropin_dir_of(l, i))) {
                 r = strbuf_append(path, ".d", 2);
                 if (r >= 0)
-                        r = group_read_dropins(f, g, path->data, framed, tree);
+                        r = group_read_dropins(f, g, path->data, dir_list_fd(l), dir_list_type(l, d), framed, tree);
                 path->len = len;
                 path->data[len] = '\0';
         }
@@ -300,7 +353,10 @@ static int process_unit(Filter *f, const DirList *l, size_t i, StrBuf *path, Bat
         return r;
 }
 
-static int process_orphan_dropins(Filter *f, const char *dir, const char *dname, bool framed, const char *tree) {
+/* DIR/NAME.d without a unit file NAME beside it; parent and type as for
+ * group_read_dropins(). */
+static int process_orphan_dropins(Filter *f, const char *dir, const char *dname, int parent, unsigned char type,
+                                  bool framed, const char *tree) {
         _cleanup_(unit_group_freep) UnitGroup *g = NULL;
         _cleanup_free_ char *unit = NULL, *path = NULL;
         int r;
@@ -311,7 +367,7 @@ static int process_orphan_dropins(Filter *f, const char *dir, const char *dname,
         r = unit_group_new(unit, &g);
         if (r < 0)
                 return r;
-        r = group_read_dropins(f, g, path, framed, tree);
+        r = group_read_dropins(f, g, path, parent, type, framed, tree);
         if (r >= 0 && (g->n_files > 0 || g->unreadable))
                 r = finish_group(f, g);
         return r;
@@ -498,7 +554,7 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
                         u = dir_list_find(&l, unit);
                         if (u && dir_list_type(&l, u) == DT_REG && is_unit_file_name(unit))
                                 continue; /* read with its unit */
-                        r = process_orphan_dropins(f, dir, name, true, tree);
+                        r = process_orphan_dropins(f, dir, name, dir_list_fd(&l), dir_list_type(&l, e), true, tree);
                         continue;
                 }
                 if (endswith(name, ".wants") || endswith(name, ".requires") ||
@@ -545,7 +601,7 @@ int filter_path(Filter *f, const char *given, bool framed) {
                         /* "x.service.d/" names the same directory. */
                         if (*parent && endswith(parent, "/"))
                                 parent[strlen(parent) - 1] = '\0';
-                        r = process_orphan_dropins(f, parent, base, framed, tree);
+                        r = process_orphan_dropins(f, parent, base, AT_FDCWD, DT_UNKNOWN, framed, tree);
                 } else
                         r = walk_dir(f, path, 0, tree);
                 if (r >= 0 && f->n_not_units > not_units_before && !f->verbose)
