@@ -14,6 +14,7 @@
 #include "basic/dir-list.h"
 #include "basic/file-batch.h"
 #include "basic/fileio.h"
+#include "basic/strbuf.h"
 #include "filter-internal.h"
 #include "unit/cat-stream.h"
 
@@ -46,10 +47,6 @@ static int note_hidden(Filter *f, const char *dir, const char *name) {
                              "hidden (name starts with '.'): systemd ignores it; not judged");
 }
 
-static int name_compare(const struct dirent **a, const struct dirent **b) {
-        return strcmp((*a)->d_name, (*b)->d_name);
-}
-
 static bool is_unit_file_name(const char *name) {
         const char *dot = strrchr(name, '.');
 
@@ -59,15 +56,34 @@ static bool is_unit_file_name(const char *name) {
 /* "# PATH" framing before a file in the output: the absolute path. The
  * working directory is asked for once per run. */
 static int make_framing(Filter *f, const char *path, char **ret) {
-        if (path[0] == '/')
-                *ret = strjoin("\n# ", path, "\n");
-        else {
+        const char *cwd = "";
+        size_t c = 0, n;
+        char *s;
+
+        if (path[0] != '/') {
                 if (!f->cwd && !(f->cwd = getcwd(NULL, 0)))
                         return -errno;
-                *ret = strjoin("\n# ", streq(f->cwd, "/") ? "" : f->cwd, "/",
-                               startswith(path, "./") ? path + 2 : path, "\n");
+                if (!streq(f->cwd, "/"))
+                        cwd = f->cwd;
+                c = strlen(cwd) + 1;    /* and a '/' */
+                if (startswith(path, "./"))
+                        path += 2;
         }
-        return *ret ? 0 : -ENOMEM;
+        /* "\n# " CWD "/" PATH "\n", put together without strjoin()'s two
+         * passes over its arguments (a unit of a tree is framed). */
+        n = strlen(path);
+        s = malloc(3 + c + n + 2);
+        if (!s)
+                return -ENOMEM;
+        memcpy(s, "\n# ", 3);
+        if (c > 0) {
+                memcpy(s + 3, cwd, c - 1);
+                s[3 + c - 1] = '/';
+        }
+        memcpy(s + 3 + c, path, n);
+        memcpy(s + 3 + c + n, "\n", 2);
+        *ret = s;
+        return 0;
 }
 
 /* A file found in a tree whose type is not known yet (a drop-in, or a
@@ -178,16 +194,44 @@ static int dropin_failure(Filter *f, UnitGroup *g, const char *path, int error, 
         return input_error(f, path, error, what);
 }
 
-/* Drop-ins of DIR/NAME.d/ in file-name order. Symlinks (the directory
- * itself or its files) are followed only when they stay inside the tree. */
-static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, bool framed, const char *tree) {
-        struct dirent **list = NULL;
-        struct stat st;
-        int n, r = 0;
+/* A regular drop-in its directory listed (fd), at path: one read for a
+ * small file, relative to the directory; fstat() only when that read is
+ * empty, to tell a FIFO put in its place (-EINVAL, as read_tree_file()). */
+static int read_listed_file(Filter *f, UnitGroup *g, int dfd, const char *name, const char *path, bool framed) {
+        char *data = NULL;
+        size_t size = 0;
+        int fd, r;
 
-        if (lstat(dir, &st) < 0)
-                return errno == ENOENT ? 0 : dropin_failure(f, g, dir, -errno, "cannot read directory");
-        if (S_ISLNK(st.st_mode)) {
+        fd = openat(dfd, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                r = -errno;
+        else {
+                r = read_full_fd_regular(fd, UNIT_FILE_MAX, &data, &size);
+                close(fd);
+        }
+        return group_add_read(f, g, path, true, framed, r, data, size, NULL);
+}
+
+/* Drop-ins of DIR/NAME.d/ in file-name order. Symlinks (the directory
+ * itself or its files) are followed only when they stay inside the tree.
+ * parent: the descriptor of DIR (NAME.d is opened below it), or AT_FDCWD
+ * to open dir by its path; type: NAME.d's type as DIR's listing says, or
+ * DT_UNKNOWN (then it is lstat()ed). */
+static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, int parent, unsigned char type, bool framed,
+                              const char *tree) {
+        _cleanup_(dir_list_done) DirList l = DIR_LIST_INIT;
+        _cleanup_(strbuf_done) StrBuf p = {};
+        const char *slash = strrchr(dir, '/');
+        struct stat st;
+        size_t dir_len;
+        int fd, r = 0;
+
+        if (type == DT_UNKNOWN) {
+                if (lstat(dir, &st) < 0)
+                        return errno == ENOENT ? 0 : dropin_failure(f, g, dir, -errno, "cannot read directory");
+                type = IFTODT(st.st_mode);
+        }
+        if (type == DT_LNK) {
                 r = inside_tree(tree, dir, NULL);
                 if (r == -ENOMEM)
                         return r;
@@ -196,81 +240,119 @@ static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, bool fra
                                               "symlinked drop-in directory does not lead to a directory inside the tree; not read");
         }
 
-        n = scandir(dir, &list, NULL, name_compare);
-        if (n < 0)
-                return dropin_failure(f, g, dir, -errno, "cannot read directory");
+        /* Below DIR when it is open: a path lookup of one component. */
+        if (parent != AT_FDCWD && slash && slash[1])
+                fd = openat(parent, slash + 1, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY);
+        else
+                fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY);
+        r = fd < 0 ? -errno : dir_list_read_fd(&l, fd);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return dropin_failure(f, g, dir, r, "cannot read directory");
+        r = strbuf_append_str(&p, dir);
+        if (r >= 0)
+                r = strbuf_append_char(&p, '/');
+        if (r < 0)
+                return r;
+        dir_len = p.len;
 
-        for (int i = 0; i < n; i++) {
-                _cleanup_free_ char *p = NULL, *real = NULL;
-                const char *name = list[i]->d_name;
+        for (size_t i = 0; r >= 0 && i < l.n; i++) {
+                const DirEntry *e = &l.entries[i];
+                const char *name = e->name;
+                unsigned char t;
 
-                if (r >= 0 && is_hidden(name))
+                if (is_hidden(name)) {
                         r = note_hidden(f, dir, name);
-                else if (r >= 0 && name[0] != '.') {
-                        if (asprintf(&p, "%s/%s", dir, name) < 0)
-                                r = -ENOMEM;
-                        else if (!endswith(name, ".conf")) {
-                                f->n_not_units++;
-                                if (f->verbose)
-                                        r = filter_report(f, DIAG_NOTE, "input.not-a-unit", p, NULL,
-                                                          "not a drop-in (*.conf); not judged");
-                        } else if (lstat(p, &st) < 0)
-                                r = dropin_failure(f, g, p, -errno, "cannot read");
-                        else if (S_ISREG(st.st_mode))
-                                r = group_read_file(f, g, p, true, framed, true, NULL);
-                        else if (S_ISLNK(st.st_mode)) {
-                                char target[16];
-                                ssize_t k = readlink(p, target, sizeof(target) - 1);
-
-                                if (k == 9 && memcmp(target, "/dev/null", 9) == 0) {
-                                        r = filter_report(f, DIAG_NOTE, "input.symlink", p, g->name,
-                                                          "masked drop-in (symlink to /dev/null)");
-                                } else if ((r = inside_tree(tree, p, &real)) == -ENOMEM)
-                                        ;
-                                else if (r <= 0)
-                                        r = dropin_failure(f, g, p, r < 0 ? r : 0,
-                                                           "symlinked drop-in does not lead to a file inside the tree; not read");
-                                else
-                                        r = group_read_file(f, g, p, true, framed, true, FIX_REFUSE_LINK);
-                        } else
-                                r = dropin_failure(f, g, p, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL,
-                                                   "drop-in is not a regular file");
+                        continue;
                 }
-                free(list[i]);
+                p.len = dir_len;
+                r = strbuf_append_str(&p, name);
+                if (r < 0)
+                        break;
+                if (!endswith(name, ".conf")) {
+                        f->n_not_units++;
+                        if (f->verbose)
+                                r = filter_report(f, DIAG_NOTE, "input.not-a-unit", p.data, NULL,
+                                                  "not a drop-in (*.conf); not judged");
+                        continue;
+                }
+                /* The listing's type spares an lstat() where it is known. */
+                t = e->type;
+                if (t == DT_UNKNOWN) {
+                        if (fstatat(dir_list_fd(&l), name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+                                r = dropin_failure(f, g, p.data, -errno, "cannot read");
+                                continue;
+                        }
+                        t = IFTODT(st.st_mode);
+                }
+                if (t == DT_REG)
+                        r = read_listed_file(f, g, dir_list_fd(&l), name, p.data, framed);
+                else if (t == DT_LNK) {
+                        _cleanup_free_ char *real = NULL;
+                        char target[16];
+                        ssize_t k = readlinkat(dir_list_fd(&l), name, target, sizeof(target) - 1);
+
+                        if (k == 9 && memcmp(target, "/dev/null", 9) == 0) {
+                                r = filter_report(f, DIAG_NOTE, "input.symlink", p.data, g->name,
+                                                  "masked drop-in (symlink to /dev/null)");
+                        } else if ((r = inside_tree(tree, p.data, &real)) == -ENOMEM)
+                                ;
+                        else if (r <= 0)
+                                r = dropin_failure(f, g, p.data, r < 0 ? r : 0,
+                                                   "symlinked drop-in does not lead to a file inside the tree; not read");
+                        else
+                                r = group_read_file(f, g, p.data, true, framed, true, FIX_REFUSE_LINK);
+                } else
+                        r = dropin_failure(f, g, p.data, t == DT_DIR ? -EISDIR : -EINVAL,
+                                           "drop-in is not a regular file");
         }
-        free(list);
         return r;
 }
 
-/* The unit dir/name (listed in l, read into file: its data is taken),
- * with its drop-ins when l has name.d. */
-static int process_unit(Filter *f, const DirList *l, const char *dir, const char *name, BatchFile *file,
-                        bool framed, const char *tree) {
+/* NAME.d beside the sorted listing l's entry i (NAME), or NULL: the names
+ * that start with NAME follow it directly. */
+static const DirEntry *dropin_dir_of(const DirList *l, size_t i) {
+        const char *name = l->entries[i].name;
+        size_t n = strlen(name);
+
+        for (size_t j = i + 1; j < l->n && strncmp(l->entries[j].name, name, n) == 0; j++)
+                if (streq(l->entries[j].name + n, ".d"))
+                        return &l->entries[j];
+        return NULL;
+}
+
+/* The unit l's entry i, at path (DIR/NAME; the buffer is the caller's and
+ * left as it was), read into file (its data is taken), with its drop-ins
+ * when l has NAME.d. */
+static int process_unit(Filter *f, const DirList *l, size_t i, StrBuf *path, BatchFile *file, bool framed,
+                        const char *tree) {
         _cleanup_(unit_group_freep) UnitGroup *g = NULL;
-        _cleanup_free_ char *path = NULL, *dropins = NULL;
+        size_t len = path->len;
+        const DirEntry *d;
         int r;
 
-        r = unit_group_new(name, &g);
+        r = unit_group_new(l->entries[i].name, &g);
         if (r < 0)
                 return r;
         g->has_fragment = true;
-        path = strjoin(dir, "/", name);
-        if (!path)
-                return -ENOMEM;
-        r = group_add_read(f, g, path, false, framed, file->error, TAKE_PTR(file->data), file->size, NULL);
-        if (r >= 0) {
-                dropins = strjoin(path, ".d");
-                if (!dropins)
-                        return -ENOMEM;
-                if (dir_list_find(l, dropins + strlen(dir) + 1))
-                        r = group_read_dropins(f, g, dropins, framed, tree);
+        r = group_add_read(f, g, path->data, false, framed, file->error, TAKE_PTR(file->data), file->size, NULL);
+        if (r >= 0 && (d = dropin_dir_of(l, i))) {
+                r = strbuf_append(path, ".d", 2);
+                if (r >= 0)
+                        r = group_read_dropins(f, g, path->data, dir_list_fd(l), dir_list_type(l, d), framed, tree);
+                path->len = len;
+                path->data[len] = '\0';
         }
         if (r >= 0)
                 r = finish_group(f, g);
         return r;
 }
 
-static int process_orphan_dropins(Filter *f, const char *dir, const char *dname, bool framed, const char *tree) {
+/* DIR/NAME.d without a unit file NAME beside it; parent and type as for
+ * group_read_dropins(). */
+static int process_orphan_dropins(Filter *f, const char *dir, const char *dname, int parent, unsigned char type,
+                                  bool framed, const char *tree) {
         _cleanup_(unit_group_freep) UnitGroup *g = NULL;
         _cleanup_free_ char *unit = NULL, *path = NULL;
         int r;
@@ -281,7 +363,7 @@ static int process_orphan_dropins(Filter *f, const char *dir, const char *dname,
         r = unit_group_new(unit, &g);
         if (r < 0)
                 return r;
-        r = group_read_dropins(f, g, path, framed, tree);
+        r = group_read_dropins(f, g, path, parent, type, framed, tree);
         if (r >= 0 && (g->n_files > 0 || g->unreadable))
                 r = finish_group(f, g);
         return r;
@@ -312,38 +394,44 @@ static bool is_dropin_dir_name(const char *name) {
 /* NAME.wants/, .requires/, .upholds/ hold dependency links, not unit
  * files: each entry is counted as not judged (and named with -v), not
  * followed. */
-static int note_dependency_dir(Filter *f, const char *dir) {
-        struct dirent **list = NULL;
-        int n, r = 0;
+static int note_dependency_dir(Filter *f, const char *dir, int parent, const char *name) {
+        _cleanup_(dir_list_done) DirList l = DIR_LIST_INIT;
+        int fd, r;
 
-        n = scandir(dir, &list, NULL, name_compare);
-        if (n < 0)
-                return input_error(f, dir, -errno, "cannot read directory");
-        for (int i = 0; i < n; i++) {
-                const char *name = list[i]->d_name;
+        /* Listed below its parent's descriptor: no scandir() (an fstat
+         * and an allocation per entry more). */
+        fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY);
+        r = fd < 0 ? -errno : dir_list_read_fd(&l, fd);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return input_error(f, dir, r, "cannot read directory");
+        for (size_t i = 0; r >= 0 && i < l.n; i++) {
+                const char *e = l.entries[i].name;
 
-                if (r >= 0 && is_hidden(name))
-                        r = note_hidden(f, dir, name);
-                else if (r >= 0 && name[0] != '.') {
+                if (is_hidden(e))
+                        r = note_hidden(f, dir, e);
+                else {
                         _cleanup_free_ char *p = NULL;
 
                         f->n_not_units++;
                         if (!f->verbose)
                                 ;
-                        else if (asprintf(&p, "%s/%s", dir, name) < 0)
+                        else if (asprintf(&p, "%s/%s", dir, e) < 0)
                                 r = -ENOMEM;
                         else
                                 r = filter_report(f, DIAG_NOTE, "input.not-a-unit", p, NULL,
                                                   "in a dependency directory; not followed, not judged");
                 }
-                free(list[i]);
         }
-        free(list);
         return r;
 }
 
 static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree) {
         _cleanup_(dir_list_done) DirList l = DIR_LIST_INIT;
+        _cleanup_(strbuf_done) StrBuf path = {};
+        _cleanup_free_ bool *is_unit = NULL;
+        size_t dir_len;
         int r = 0;
 
         if (depth > DIR_DEPTH_MAX)
@@ -355,6 +443,20 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
         if (r < 0)
                 return input_error(f, dir, r, "cannot read directory");
 
+        /* Which entries have a unit's name, once; DIR/NAME is made in one
+         * buffer for every unit of the directory. */
+        is_unit = malloc_multiply(l.n, sizeof(bool));
+        if (!is_unit)
+                return -ENOMEM;
+        for (size_t i = 0; i < l.n; i++)
+                is_unit[i] = l.entries[i].name[0] != '.' && is_unit_file_name(l.entries[i].name);
+        r = strbuf_append_str(&path, dir);
+        if (r >= 0)
+                r = strbuf_append_char(&path, '/');
+        if (r < 0)
+                return r;
+        dir_len = path.len;
+
         /* Units of this directory first, each with its drop-ins, their
          * files read a batch at a time... */
         for (size_t i = 0; r >= 0 && i < l.n;) {
@@ -364,7 +466,7 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
                 for (end = i; end < l.n && k < UNIT_READ_BATCH; end++) {
                         DirEntry *e = &l.entries[end];
 
-                        if (e->name[0] == '.' || !is_unit_file_name(e->name))
+                        if (!is_unit[end])
                                 continue;
                         e->type = dir_list_type(&l, e);
                         if (e->type == DT_REG)
@@ -381,25 +483,23 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
 
                 for (; r >= 0 && i < end; i++) {
                         const DirEntry *e = &l.entries[i];
-                        _cleanup_free_ char *p = NULL;
 
-                        if (e->name[0] == '.' || !is_unit_file_name(e->name))
+                        if (!is_unit[i])
                                 continue;
                         if (e->type == DT_UNKNOWN)
                                 continue;       /* gone meanwhile */
-                        if (e->type == DT_REG) {
-                                r = process_unit(f, &l, dir, e->name, &files[used++], true, tree);
-                                continue;
-                        }
-                        p = strjoin(dir, "/", e->name);
-                        if (!p)
-                                r = -ENOMEM;
+                        path.len = dir_len;
+                        r = strbuf_append_str(&path, e->name);
+                        if (r < 0)
+                                break;
+                        if (e->type == DT_REG)
+                                r = process_unit(f, &l, i, &path, &files[used++], true, tree);
                         /* Symlinks are aliases or masks, not content: say so. */
                         else if (e->type == DT_LNK)
-                                r = note_symlink(f, p);
+                                r = note_symlink(f, path.data);
                         else {
                                 f->n_not_units++;
-                                r = filter_report(f, DIAG_WARNING, "input.not-a-file", p, NULL,
+                                r = filter_report(f, DIAG_WARNING, "input.not-a-file", path.data, NULL,
                                                   "has a unit name but is not a regular file; skipped");
                         }
                 }
@@ -421,7 +521,7 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
                 }
                 if (name[0] == '.')
                         continue;
-                unit_name = is_unit_file_name(name);
+                unit_name = is_unit[i];
                 type = dir_list_type(&l, e);
                 if (type == DT_UNKNOWN || (type == DT_REG && unit_name))
                         continue;       /* gone, or a unit read above */
@@ -453,12 +553,12 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
                         u = dir_list_find(&l, unit);
                         if (u && dir_list_type(&l, u) == DT_REG && is_unit_file_name(unit))
                                 continue; /* read with its unit */
-                        r = process_orphan_dropins(f, dir, name, true, tree);
+                        r = process_orphan_dropins(f, dir, name, dir_list_fd(&l), dir_list_type(&l, e), true, tree);
                         continue;
                 }
                 if (endswith(name, ".wants") || endswith(name, ".requires") ||
                     endswith(name, ".upholds")) {
-                        r = note_dependency_dir(f, p);
+                        r = note_dependency_dir(f, p, dir_list_fd(&l), name);
                         continue;
                 }
                 r = walk_dir(f, p, depth + 1, tree);
@@ -500,7 +600,7 @@ int filter_path(Filter *f, const char *given, bool framed) {
                         /* "x.service.d/" names the same directory. */
                         if (*parent && endswith(parent, "/"))
                                 parent[strlen(parent) - 1] = '\0';
-                        r = process_orphan_dropins(f, parent, base, framed, tree);
+                        r = process_orphan_dropins(f, parent, base, AT_FDCWD, DT_UNKNOWN, framed, tree);
                 } else
                         r = walk_dir(f, path, 0, tree);
                 if (r >= 0 && f->n_not_units > not_units_before && !f->verbose)
