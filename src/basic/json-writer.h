@@ -5,6 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__) && !defined(JSON_WRITER_SCALAR)
+#include <emmintrin.h>
+#endif
 
 #include "strbuf.h"
 
@@ -24,6 +27,13 @@ char *json_write_string(char *o, const char *s, size_t n, bool *replaced);
 /* The same for text followed by at least 15 bytes that may be read (and
  * are not written out): it is read sixteen bytes at a time to the end. */
 char *json_write_string_padded(char *o, const char *s, size_t n, bool *replaced);
+/* For text followed by at least 15 bytes that may be read: whether it
+ * goes into a literal unchanged (printable ASCII without '"' and '\\'),
+ * and a copy of it to o that may write up to 15 bytes past o + n (into
+ * room reserved for the literal); returns o + n. Together they write a
+ * plain literal in blocks, without looking at a byte twice. */
+static inline bool json_is_plain_padded(const char *s, size_t n);
+static inline char *json_copy_padded(char *o, const char *s, size_t n);
 /* Decimal digits of v at o (at most 20); returns their end. */
 char *json_write_uint(char *o, uint64_t v);
 
@@ -39,3 +49,46 @@ static inline void json_end(StrBuf *out, char *o) {
         *o = '\0';
         out->len = (size_t) (o - out->data);
 }
+
+/* ---- implementation ---------------------------------------------------- */
+
+#if defined(__SSE2__) && !defined(JSON_WRITER_SCALAR)
+/* Sixteen bytes at a time: below 0x20 or from 0x80 on (one signed
+ * comparison), a quote, a backslash; the last block's mask cut to the text. */
+static inline bool json_is_plain_padded(const char *s, size_t n) {
+        const __m128i space = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\');
+
+        for (size_t i = 0; i < n; i += 16) {
+                __m128i v = _mm_loadu_si128((const __m128i *) (const void *) (s + i));
+                unsigned mask = (unsigned) _mm_movemask_epi8(_mm_or_si128(
+                        _mm_cmplt_epi8(v, space), _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bs))));
+
+                if (n - i < 16)
+                        mask &= (1u << (n - i)) - 1;
+                if (mask != 0)
+                        return false;
+        }
+        return true;
+}
+
+static inline char *json_copy_padded(char *o, const char *s, size_t n) {
+        for (size_t i = 0; i < n; i += 16)
+                _mm_storeu_si128((__m128i *) (void *) (o + i), _mm_loadu_si128((const __m128i *) (const void *) (s + i)));
+        return o + n;
+}
+#else
+static inline bool json_is_plain_padded(const char *s, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                unsigned char c = (unsigned char) s[i];
+
+                if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\')
+                        return false;
+        }
+        return true;
+}
+
+static inline char *json_copy_padded(char *o, const char *s, size_t n) {
+        memcpy(o, s, n);
+        return o + n;
+}
+#endif

@@ -458,8 +458,10 @@ static int add_file_copy(UnitGroup *g, const char *data, size_t size, const char
         int r;
 
         if (dropin && over_dropin_cap(g)) {
+                /* path may live in framing's allocation (a stream's header). */
+                r = count_dropin_over_cap(g, path);
                 free(framing);
-                return count_dropin_over_cap(g, path);
+                return r;
         }
 
         r = unit_file_parse_copy(data, size, path, g->name, dropin, spare, &uf);
@@ -553,6 +555,7 @@ int filter_stream(Filter *f, int fd, const char *source) {
         cat_reader_init(&reader, fd, source, UNIT_FILE_MAX);
         for (;;) {
                 _cleanup_free_ char *dropin_of = NULL;
+                bool is_dropin;
 
                 r = cat_reader_next(&reader, &cf);
                 if (r == -ENOMEM)
@@ -598,6 +601,7 @@ int filter_stream(Filter *f, int fd, const char *source) {
                 r = cat_dropin_unit_name(cf.path, &dropin_of);
                 if (r < 0)
                         break;
+                is_dropin = r > 0;
                 if (r > 0 && g && g->name && g->has_fragment) {
                         if (!dropin_dir_applies_to(dropin_of, g->name)) {
                                 r = diag_add(&g->diags, DIAG_WARNING, EFFECT_NONE, "cat.ambiguous-header",
@@ -608,28 +612,29 @@ int filter_stream(Filter *f, int fd, const char *source) {
                                         break;
                         }
                 } else {
-                        _cleanup_free_ char *name = NULL;
-
                         if (g) {
                                 r = finish_group(f, g);
                                 g = unit_group_free_recycling(g, &spare, &spare_group);
                                 if (r < 0)
                                         break;
                         }
-                        name = dropin_of ? strdup(dropin_of) : path_basename_dup(cf.path);
-                        if (!name) {
-                                r = -ENOMEM;
-                                break;
-                        }
                         r = unit_group_new_reusing(&spare_group, &g);
                         if (r < 0)
                                 break;
-                        g->name = TAKE_PTR(name);   /* taken, not copied again */
-                        g->has_fragment = !dropin_of;
+                        if (is_dropin)
+                                g->name = TAKE_PTR(dropin_of);
+                        else {
+                                /* The unit file's name, borrowed from its
+                                 * path, which lives in the framing that goes
+                                 * to the group with the file. */
+                                g->name = strrchr(cf.path, '/') + 1;
+                                g->name_borrowed = true;
+                        }
+                        g->has_fragment = !is_dropin;
                 }
                 r = take_framing_diags(g, &cf);
                 if (r >= 0)
-                        r = add_file_copy(g, cf.data, cf.size, cf.path, dropin_of != NULL,
+                        r = add_file_copy(g, cf.data, cf.size, cf.path, is_dropin,
                                           TAKE_PTR(cf.framing), &spare);
                 cat_file_done(&cf);
                 if (r < 0)

@@ -19,13 +19,12 @@ void cat_reader_init(CatReader *r, int fd, const char *source, size_t max_file) 
 
 void cat_reader_done(CatReader *r) {
         strbuf_done(&r->buf);
-        free(r->next_path);
+        strbuf_done(&r->header_path);
         free(r->next_framing);
         free(r->failed_path);
 }
 
 void cat_file_done(CatFile *f) {
-        free(f->path);
         free(f->framing);
         if (!f->borrowed)
                 free(f->data);
@@ -227,9 +226,10 @@ static char *strip_terminal_escapes(const char *l, size_t n, size_t *ret_len) {
         return out;
 }
 
-static int classify_plain_header(const char *l, size_t n, bool *ret_note, char **ret_path);
+static int classify_plain_header(const char *l, size_t n, bool *ret_note, StrBuf *ret_path);
 
-static int classify_header(const char *l, size_t n, bool *ret_note, char **ret_path) {
+/* 1 for a header (its path in *ret_path, empty for a note), 0 for content. */
+static int classify_header(const char *l, size_t n, bool *ret_note, StrBuf *ret_path) {
         _cleanup_free_ char *plain = NULL;
         size_t k;
 
@@ -246,31 +246,33 @@ static int classify_header(const char *l, size_t n, bool *ret_note, char **ret_p
         return classify_plain_header(l, n, ret_note, ret_path);
 }
 
-static int classify_plain_header(const char *l, size_t n, bool *ret_note, char **ret_path) {
+static int classify_plain_header(const char *l, size_t n, bool *ret_note, StrBuf *ret_path) {
         if (n > 3 && memcmp(l, "# /", 3) == 0 && cat_header_path_is_plausible(l + 2, n - 2)) {
                 *ret_note = false;
-                *ret_path = strndup(l + 2, n - 2);
-                return *ret_path ? 1 : -ENOMEM;
+                ret_path->len = 0;
+                return strbuf_append(ret_path, l + 2, n - 2) < 0 ? -ENOMEM : 1;
         }
         if (n > 7 && memcmp(l, "# Unit ", 7) == 0 && memchr(l, '\0', n) == NULL &&
             (mem_endswith(l + 7, n - 7, " is masked.") ||
              mem_endswith(l + 7, n - 7, " could not be loaded."))) {
                 *ret_note = true;
-                *ret_path = NULL;
+                strbuf_reset(ret_path);
                 return 1;
         }
         return 0;
 }
 
+/* Keeps the header just classified (its path in r->header_path) for the
+ * next file. */
 static int stash_header(CatReader *r, const char *l, size_t n, bool terminated, bool blank_before,
-                        bool is_note, char *path) {
-        /* Blank line, header, terminator: one allocation of the size. */
-        char *fr = malloc(n + 3), *p;
+                        bool is_note) {
+        /* Blank line, header, terminator, and after its NUL the path: one
+         * allocation, the framing's, which the path is borrowed from. */
+        size_t path_room = is_note ? 0 : r->header_path.len + 1;
+        char *fr = malloc(n + 3 + path_room), *p;
 
-        if (!fr) {
-                free(path);
+        if (!fr)
                 return -ENOMEM;
-        }
         p = fr;
         if (blank_before)
                 *p++ = '\n';
@@ -278,11 +280,10 @@ static int stash_header(CatReader *r, const char *l, size_t n, bool terminated, 
         p += n;
         if (terminated)
                 *p++ = '\n';
-        *p = '\0';
+        *p++ = '\0';
         free(r->next_framing);
-        free(r->next_path);
         r->next_framing = fr;
-        r->next_path = path;
+        r->next_path = is_note ? NULL : memcpy(p, r->header_path.data, path_room);
         r->next_line = r->line;
         r->next_is_note = is_note;
         return 0;
@@ -406,15 +407,16 @@ static size_t line_limit(const CatReader *r, size_t line_start, bool after_blank
  * systemd's unit directories do not have (systemd's own syslog.socket
  * has the comment "# /etc/systemd/system/syslog.service -> " and the
  * path of a syslog daemon's unit). */
-static int check_merged_header(const CatReader *r, CatFile *f, const char *l, size_t n) {
-        _cleanup_free_ char *path = NULL;
+static int check_merged_header(CatReader *r, CatFile *f, const char *l, size_t n) {
+        const char *path;
         bool note;
         int k;
 
-        k = classify_header(l, n, &note, &path);
+        k = classify_header(l, n, &note, &r->header_path);
         if (k <= 0)
                 return k;
-        if (path && ((f->path && streq(path, f->path)) || strpbrk(path, " \t")))
+        path = r->header_path.data;
+        if (!note && ((f->path && streq(path, f->path)) || strpbrk(path, " \t")))
                 return 0;
         return diag_add(&f->diags, DIAG_WARNING, EFFECT_NONE, "cat.merged-header", r->source, r->line, NULL,
                         NULL,
@@ -429,7 +431,6 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
         const char *l;
         size_t n, line_start;
         bool term, note;
-        char *path;
         int k;
 
         if (r->done)
@@ -443,8 +444,7 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
                         r->done = true;
                         return k;
                 }
-                path = NULL;
-                k = n <= CAT_HEADER_MAX ? classify_header(l, n, &note, &path) : 0;
+                k = n <= CAT_HEADER_MAX ? classify_header(l, n, &note, &r->header_path) : 0;
                 if (k < 0)
                         return k;
                 if (k == 0) {
@@ -453,7 +453,7 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
                         strbuf_done(&content);
                         return k;
                 }
-                k = stash_header(r, l, n, term, false, note, path);
+                k = stash_header(r, l, n, term, false, note);
                 if (k < 0)
                         return k;
         }
@@ -497,12 +497,11 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
                 /* A header counts only right after a blank line; that blank
                  * line is framing, not content. */
                 if (after_blank && maybe_header(l, n)) {
-                        path = NULL;
-                        k = classify_header(l, n, &note, &path);
+                        k = classify_header(l, n, &note, &r->header_path);
                         if (k < 0)
                                 goto fail;
                         if (k > 0) {
-                                k = stash_header(r, l, n, term, true, note, path);
+                                k = stash_header(r, l, n, term, true, note);
                                 if (k < 0)
                                         goto fail;
                                 take_content(r, r->mark, r->mark + last_blank, ret);
@@ -533,7 +532,14 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
 fail:
         /* Tell the caller which file could not be read. */
         free(r->failed_path);
-        r->failed_path = TAKE_PTR(ret->path);
+        r->failed_path = NULL;
+        if (ret->path) {
+                r->failed_path = strdup(ret->path);
+                if (!r->failed_path) {
+                        cat_file_done(ret);
+                        return -ENOMEM;
+                }
+        }
         r->failed_line = ret->header_line;
         cat_file_done(ret);
         return k;

@@ -31,8 +31,9 @@ typedef struct CatReader {
         unsigned line;         /* stream line of the last line read */
 
         bool started, bare, done;
-        char *next_path;       /* header already read for the next file */
-        char *next_framing;
+        StrBuf header_path;    /* the path of the header last classified */
+        char *next_framing;    /* header already read for the next file */
+        char *next_path;       /* its path, in next_framing's allocation */
         unsigned next_line;
         bool next_is_note;
 
@@ -43,7 +44,9 @@ typedef struct CatReader {
 } CatReader;
 
 typedef struct CatFile {
-        char *path;            /* from the header; NULL for bare input */
+        char *path;            /* from the header; NULL for bare input: borrowed
+                                * from the allocation of framing (valid while
+                                * framing is, wherever that goes) */
         char *framing;         /* bytes before the content: blank line + header */
         char *data;            /* content, with a NUL at data[size]: in the reader's
                                 * buffer (borrowed: valid until the next call of

@@ -80,7 +80,7 @@ typedef struct UnitFile {
 
         UnitSection *sections;
         size_t n_sections, allocated_sections;
-        UnitEntry *entries;
+        UnitEntry *entries;    /* in file order: their section never decreases */
         size_t n_entries, allocated_entries;
         UnitInsert *inserts;
         size_t n_inserts, allocated_inserts;

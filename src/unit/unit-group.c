@@ -52,7 +52,8 @@ UnitGroup *unit_group_free_recycling(UnitGroup *g, UnitFile **spare, UnitGroup *
         }
         if (g->files != g->inline_files)
                 free(g->files);
-        free(g->name);
+        if (!g->name_borrowed)
+                free(g->name);
         free(g->extra_json);
         free(g->systemd.user);
         diag_list_done(&g->diags);

@@ -42,6 +42,7 @@ typedef struct UnitPrediction {
 
 typedef struct UnitGroup {
         char *name;            /* unit name; NULL when unknown */
+        bool name_borrowed;    /* name is in files[0].framing's allocation, not owned */
         bool has_fragment;     /* files[0] is the unit file itself */
         GroupFile *files;      /* inline_files until a third file comes */
         size_t n_files, allocated_files;

@@ -50,40 +50,68 @@ static int entry_to_json(const UnitFile *f, const UnitEntry *e, StrBuf *out) {
                 size_t kl = e->key_len, vl = e->value_len;
                 const char *raw = f->data + e->raw_start;
                 bool replaced = false;
-                char *o, *key_at, *key_end, *value_at, *value_end;
+                char *o;
 
                 o = json_begin(out, JSON_STRING_ROOM(kl) + JSON_STRING_ROOM(vl) + JSON_STRING_ROOM(raw_len) +
                                                 128);
                 if (!o)
                         return -ENOMEM;
-                o = JSON_PUT(o, "{\"key\":");
-                key_at = o;
-                /* Key and value are in the arena, with room to read ahead. */
-                o = json_write_string_padded(o, e->key, kl, &replaced);
-                key_end = o;
-                o = JSON_PUT(o, ",\"value\":");
-                value_at = o;
-                o = json_write_string_padded(o, e->value, vl, &replaced);
-                value_end = o;
-                o = JSON_PUT(o, ",\"raw\":");
-                if (raw_len == kl + 1 + vl && raw[kl] == '=' && memcmp(raw, e->key, kl) == 0 &&
-                    memcmp(raw + kl + 1, e->value, vl) == 0) {
-                        /* Most lines are "KEY=VALUE" exactly: the raw text's
-                         * literal is the key's and the value's joined by '='
-                         * (escaping is byte by byte, and no UTF-8 sequence
-                         * spans a '=', valid or not): the key's without its
-                         * closing quote, '=', the value's without its opening one. */
-                        memcpy(o, key_at, (size_t) (key_end - key_at) - 1);
-                        o += key_end - key_at - 1;
+                if (e->key == f->arena + e->raw_start && e->value == e->key + kl + 1 && raw_len == kl + 1 + vl &&
+                    json_is_plain_padded(e->key, kl) && json_is_plain_padded(e->value, vl)) {
+                        /* The common line: "KEY=VALUE" exactly (the key
+                         * where the line starts in the arena's copy of the
+                         * file, the value right after the '=' after it),
+                         * of plain text: every literal is the text itself,
+                         * copied in blocks. */
+                        o = JSON_PUT(o, "{\"key\":\"");
+                        o = json_copy_padded(o, e->key, kl);
+                        o = JSON_PUT(o, "\",\"value\":\"");
+                        o = json_copy_padded(o, e->value, vl);
+                        o = JSON_PUT(o, "\",\"raw\":\"");
+                        o = json_copy_padded(o, e->key, kl);
                         *o++ = '=';
-                        memcpy(o, value_at + 1, (size_t) (value_end - value_at) - 1);
-                        o += value_end - value_at - 1;
-                } else
-                        o = json_write_string(o, raw, raw_len, &replaced);
+                        o = json_copy_padded(o, e->value, vl);
+                        *o++ = '"';
+                } else {
+                        char *key_at, *key_end, *value_at, *value_end;
+
+                        o = JSON_PUT(o, "{\"key\":");
+                        key_at = o;
+                        /* Key and value are in the arena, with room to read ahead. */
+                        o = json_write_string_padded(o, e->key, kl, &replaced);
+                        key_end = o;
+                        o = JSON_PUT(o, ",\"value\":");
+                        value_at = o;
+                        o = json_write_string_padded(o, e->value, vl, &replaced);
+                        value_end = o;
+                        o = JSON_PUT(o, ",\"raw\":");
+                        if (raw_len == kl + 1 + vl && raw[kl] == '=' && memcmp(raw, e->key, kl) == 0 &&
+                            memcmp(raw + kl + 1, e->value, vl) == 0) {
+                                /* Most lines are "KEY=VALUE" exactly: the raw text's
+                                 * literal is the key's and the value's joined by '='
+                                 * (escaping is byte by byte, and no UTF-8 sequence
+                                 * spans a '=', valid or not): the key's without its
+                                 * closing quote, '=', the value's without its opening one. */
+                                memcpy(o, key_at, (size_t) (key_end - key_at) - 1);
+                                o += key_end - key_at - 1;
+                                *o++ = '=';
+                                memcpy(o, value_at + 1, (size_t) (value_end - value_at) - 1);
+                                o += value_end - value_at - 1;
+                        } else
+                                o = json_write_string(o, raw, raw_len, &replaced);
+                }
                 o = JSON_PUT(o, ",\"lines\":[");
-                o = json_write_uint(o, e->line_first);
-                *o++ = ',';
-                o = json_write_uint(o, e->line_last);
+                {
+                        char *digits = o;
+
+                        o = json_write_uint(o, e->line_first);
+                        *o++ = ',';
+                        /* Most entries are one line: its number twice. */
+                        if (e->line_last == e->line_first)
+                                o = json_copy_padded(o, digits, (size_t) (o - digits) - 1);
+                        else
+                                o = json_write_uint(o, e->line_last);
+                }
                 o = JSON_PUT(o, "],\"edit\":\"");
                 o = e->edit == EDIT_KEEP ? JSON_PUT(o, "keep") : stpcpy(o, edit_to_string(e->edit));
                 o = JSON_PUT(o, "\"}");
@@ -126,13 +154,18 @@ static int entry_to_json(const UnitFile *f, const UnitEntry *e, StrBuf *out) {
         return r < 0 ? r : 0;
 }
 
-static int entries_to_json(const UnitFile *f, int section, StrBuf *out) {
+/* The entries of one section, from *next on: the parser appends entries
+ * in file order, under the section last opened, so their section numbers
+ * never decrease and each section's entries are one run. *next is left
+ * after the run. */
+static int entries_to_json(const UnitFile *f, int section, size_t *next, StrBuf *out) {
         bool first = true;
+        size_t i = *next;
         int r = strbuf_append_char(out, '[');
 
-        for (size_t i = 0; r >= 0 && i < f->n_entries; i++) {
-                if (f->entries[i].section != section)
-                        continue;
+        while (i < f->n_entries && f->entries[i].section < section)
+                i++;
+        for (; r >= 0 && i < f->n_entries && f->entries[i].section == section; i++) {
                 if (!first)
                         r = strbuf_append_char(out, ',');
                 first = false;
@@ -141,6 +174,7 @@ static int entries_to_json(const UnitFile *f, int section, StrBuf *out) {
         }
         if (r >= 0)
                 r = strbuf_append_char(out, ']');
+        *next = i;
         return r;
 }
 
@@ -169,6 +203,7 @@ int unit_file_to_json_open(const UnitFile *f, StrBuf *out) {
         size_t n_path = strlen(f->path), n_unit = f->unit_name ? strlen(f->unit_name) : 0,
                n_type = type ? strlen(type) : 0;
         bool replaced = false;
+        size_t next = 0;
         char *o;
         int r;
 
@@ -201,7 +236,7 @@ int unit_file_to_json_open(const UnitFile *f, StrBuf *out) {
 
         r = strbuf_append_str(out, ",\"outside\":");
         if (r >= 0)
-                r = entries_to_json(f, -1, out);
+                r = entries_to_json(f, -1, &next, out);
         if (r >= 0)
                 r = strbuf_append_str(out, ",\"sections\":[");
         for (size_t i = 0; r >= 0 && i < f->n_sections; i++) {
@@ -210,7 +245,7 @@ int unit_file_to_json_open(const UnitFile *f, StrBuf *out) {
                 if (r >= 0)
                         r = section_head_to_json(&f->sections[i], out);
                 if (r >= 0)
-                        r = entries_to_json(f, (int) i, out);
+                        r = entries_to_json(f, (int) i, &next, out);
                 if (r >= 0)
                         r = strbuf_append_char(out, '}');
         }
