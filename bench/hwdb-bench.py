@@ -19,9 +19,13 @@ that gets busier halfway through moves both runs of a pair, not one side.
      `systemd-hwdb update` (peak RSS too)
   4. one 64 MiB key line on --stdin (refused) against cat of the same bytes
   5. ways of holding hwdb.bin in fresh processes (bench/hwdb-open-bench)
+  6. with --instructions: instructions per batch lookup (callgrind's
+     "Collected", deterministic, unlike time on a shared machine), for
+     both key sets and, with --baseline, for the baseline too
 
 Usage: hwdb-bench.py [UNITGUARD] [--sources DIR] [--keys N] [--repeat N]
                      [--pairs N] [--query-pairs N] [--baseline UNITGUARD] [--quick]
+                     [--instructions]
   UNITGUARD  default build/src/cli/unitguard; hwdb-open-bench is taken
              from the same build directory
   --baseline another build to compare with (before/after), pair by pair
@@ -120,6 +124,39 @@ def write_keys(path, sources, count, repeat, realistic):
     return keys.count(b"\n") * repeat, keys
 
 
+def collected(argv, stdin_path):
+    """Instructions callgrind counts for one run of argv, or None."""
+    with open(stdin_path, "rb") as f:
+        p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + argv,
+                           stdin=f, stdout=DEVNULL, stderr=subprocess.PIPE, text=True)
+    for line in p.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.split(":")[-1].strip())
+    return None
+
+
+def instructions(a, ug, base, bin_main, who, key_sets):
+    if not shutil.which("valgrind"):
+        print("== 6. skipped: no valgrind")
+        return
+    print("== 6. instructions per batch lookup (callgrind, whole process) on %s hwdb.bin" % who)
+    for path, n, label in key_sets:
+        print("-- %s: %d lookups" % (label, n))
+        counts = {}
+        for name, exe in (("unitguard", ug), ("baseline", base)):
+            if not exe:
+                continue
+            argv = [exe, "hwdb", "query", "--stdin", "--bin", bin_main]
+            counts[name] = collected(argv, path)
+            c = counts[name]
+            print("  %-10s %s Ir  %s Ir/lookup" % (name, "{:,}".format(c) if c else "?",
+                                                  "{:,.0f}".format(c / n) if c else "?"))
+            print("      $ valgrind --tool=callgrind --callgrind-out-file=/dev/null %s < %s" % (
+                " ".join(argv), os.path.basename(path)))
+        if counts.get("unitguard") and counts.get("baseline"):
+            print("  ratio unitguard / baseline: %.3f" % (counts["unitguard"] / counts["baseline"]))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("unitguard", nargs="?", default=os.path.join(TOP, "build", "src", "cli", "unitguard"))
@@ -131,6 +168,8 @@ def main():
     ap.add_argument("--baseline", help="another unitguard binary (say, an older build): batch lookups "
                     "and one-query processes are also compared with it")
     ap.add_argument("--quick", action="store_true", help="tiny counts: checks that the bench runs")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count the instructions of the batch lookups under valgrind (callgrind)")
     a = ap.parse_args()
     if a.quick:
         a.keys, a.repeat, a.pairs, a.query_pairs = 500, 1, 2, 4
@@ -247,6 +286,11 @@ def main():
                 sys.stdout.write("".join("  " + l + "\n" for l in p.stdout.splitlines()))
         else:
             print("== 5. skipped: no %s (build first)" % open_bench)
+
+        if a.instructions:
+            print()
+            instructions(a, ug, base, bin_main, who, ((pat_keys, n_pat, "keys from the match patterns"),
+                                                      (mix_keys, n_mix, "realistic modalias mix")))
 
     print()
     print("total %.0f s" % (time.perf_counter() - t_start))

@@ -37,6 +37,7 @@ typedef struct HwdbBatchRun HwdbBatchRun;
 typedef struct HwdbBatch {
         HwdbBatchKey *keys;     /* in the order added, then sorted */
         HwdbBatchKey *tmp;      /* scratch for the sort */
+        const char **text;      /* per key, in the order added: the key */
         HwdbBatchRun *runs;     /* the sort's stack */
         uint32_t *first;        /* per key, in the order added: its answer is */
         uint32_t *count;        /* props[first, first + count) */

@@ -77,7 +77,11 @@ static inline void hwdb_bin_freep(HwdbBin **b) {
  * checks, was a measurable share of it (bench/hwdb-bench.py). The checks
  * themselves (these and the lookup's edge and visit limits) cost about 5%
  * of a batch lookup on systemd's hwdb.bin: measured by building without
- * them, in-process, alternating runs, median of 11 pairwise ratios 1.05. */
+ * them, in-process, alternating runs, median of 11 pairwise ratios 1.05.
+ * Measured again with the lean glob scans (hwdb-lookup.c): without these
+ * checks and the edge-order checks, `hwdb query --stdin` on 100k keys
+ * from the real patterns runs 5.4% fewer instructions (320.9M -> 303.7M,
+ * callgrind), 4.3% on the modalias mix. They stay. */
 int hwdb_bin_string_slow(const HwdbBin *b, uint64_t off, const char **ret);
 static inline int hwdb_bin_string(const HwdbBin *b, uint64_t off, const char **ret) {
         if (off >= b->size)

@@ -49,8 +49,10 @@ struct HwdbPathStep {
         uint64_t next;          /* the child taken for key[end] */
         size_t end;             /* key position after the node's prefix */
         uint64_t globs[3];      /* its glob children, in edge order */
+        HwdbNode glob_nodes[3]; /* the first n_decoded of them, decoded */
         uint8_t glob_c[3];
         uint8_t n_globs;
+        uint8_t n_decoded;
 };
 
 /* How far the position set can be trusted for the pattern read so far. */
@@ -1027,15 +1029,19 @@ static bool is_glob_byte(char c) {
         return c == '*' || c == '?' || c == '[';
 }
 
-static int glob_scans(HwdbLookup *l, const HwdbBin *b, const HwdbPathStep *step, const char *key) {
+/* The glob scans of one level of the walk. A glob child is decoded the
+ * first time; the keys after it that share the level take it from there. */
+static int glob_scans(HwdbLookup *l, const HwdbBin *b, HwdbPathStep *step, const char *key) {
         for (unsigned g = 0; g < step->n_globs; g++) {
-                HwdbNode n;
                 int r;
 
-                r = hwdb_bin_node(b, step->globs[g], &n);
-                if (r < 0)
-                        return r;
-                r = glob_scan(l, b, &n, step->globs[g], step->glob_c[g], 0, key, step->end);
+                if (g >= step->n_decoded) {
+                        r = hwdb_bin_node(b, step->globs[g], &step->glob_nodes[g]);
+                        if (r < 0)
+                                return r;
+                        step->n_decoded = (uint8_t) (g + 1);
+                }
+                r = glob_scan(l, b, &step->glob_nodes[g], step->globs[g], step->glob_c[g], 0, key, step->end);
                 if (r < 0)
                         return r;
         }
@@ -1071,7 +1077,12 @@ static int walk(HwdbLookup *l, const HwdbBin *b, uint64_t off, size_t i, const c
                 if (r < 0)
                         return r;
                 step = &l->path[l->n_path];
-                *step = (HwdbPathStep) { .off = off, .end = i };
+                /* Field by field: the decoded glob nodes are only
+                 * written when used. */
+                step->off = off;
+                step->next = 0;
+                step->end = i;
+                step->n_globs = step->n_decoded = 0;
 
                 /* One pass over the sorted child array finds the glob
                  * children ('*' < '?' < '[') and the key byte's child. */
@@ -1142,8 +1153,9 @@ static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) 
                 l->glob->usable = false;
 
         l->visits = 0;
-        l->max_visits = b->max_nodes > UINT64_MAX / (key_len + 2) ? UINT64_MAX
-                                                                  : b->max_nodes * (key_len + 2);
+        /* Without a division per key (tens of cycles). */
+        if (__builtin_mul_overflow(b->max_nodes, (uint64_t) key_len + 2, &l->max_visits))
+                l->max_visits = UINT64_MAX;
 
         /* A level is the same for this key when the key is the same up to
          * and including the byte that chose the child: only its glob scans
