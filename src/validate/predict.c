@@ -98,8 +98,8 @@ static int predict_file(const UnitGroup *g, const UnitFile *f, PredictCache *cac
                         section = e->section;
                         section_id = directive_section_from_name(f->sections[section].name);
                 }
-                r = predict_cache_judge(cache, &ctx, section_id, f->sections[section].name, e->key, e->value,
-                                        &fp->lines[i]);
+                r = predict_cache_judge(cache, &ctx, section_id, f->sections[section].name, e->key, e->key_len,
+                                        e->value, e->value_len, &fp->lines[i]);
                 if (r < 0)
                         return r;
                 p->n_messages += fp->lines[i].message != NULL;
