@@ -32,8 +32,9 @@ struct HwdbScanFrame {
         size_t pattern_mark;    /* pattern length before this node */
 };
 
-/* A frame of a one-word glob scan (glob_scan_fast()): no pattern, no
- * bracket state, the set in one word. */
+/* A frame of a lean glob scan (glob_scan_fast(), glob_scan_wide()): no
+ * pattern and no bracket state; what it read is kept (text, edge) only to
+ * rebuild the pattern if a subtree goes to the general scan. */
 struct HwdbFastFrame {
         HwdbNode node;
         uint64_t off;
@@ -449,9 +450,6 @@ static size_t simple_bracket(const char *p, bool *ret_negated, size_t *ret_first
                 i++;            /* a first ']' is a member */
         for (; p[i] != ']'; i++)
                 if (p[i] == '\0' || p[i] == '[' || p[i] == '\\' || p[i] == '-')
-                        return 0;
-        for (size_t j = first; j < i; j++)
-                if (p[j] == '[' || p[j] == '\\' || p[j] == '-')
                         return 0;
         *ret_first = first;
         *ret_n = i - first;

@@ -146,6 +146,13 @@ static bool has_control(const char *s, size_t n) {
                                                    _mm_cmpeq_epi8(v, del))) != 0)
                         return true;
         }
+        /* The rest as the last sixteen bytes, which overlap those seen. */
+        if (i < n && n >= 16) {
+                __m128i v = _mm_loadu_si128((const __m128i *) (const void *) (s + n - 16));
+
+                return _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(_mm_subs_epu8(v, x1f), zero),
+                                                      _mm_cmpeq_epi8(v, del))) != 0;
+        }
 #endif
         for (; n - i >= 8; i += 8) {
                 uint64_t w, d;

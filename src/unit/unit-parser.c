@@ -181,6 +181,28 @@ static int parse_section_header(ParseState *ps, char *l, size_t n, unsigned line
         return 0;
 }
 
+/* memchr(l, '=', n) for text in the arena, which at least
+ * UNIT_ARENA_SLACK bytes follow: sixteen bytes at a time, inline (a key is
+ * mostly shorter than that: one block), the last block cut to the text. */
+static _always_inline_ char *find_equals(char *l, size_t n) {
+#if defined(__SSE2__) && !defined(UNIT_LEXER_SCALAR)
+        const __m128i eq = _mm_set1_epi8('=');
+
+        for (size_t i = 0; i < n; i += 16) {
+                unsigned m = (unsigned) _mm_movemask_epi8(
+                        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *) (const void *) (l + i)), eq));
+
+                if (n - i < 16)
+                        m &= (1u << (n - i)) - 1;
+                if (m != 0)
+                        return l + i + __builtin_ctz(m);
+        }
+        return NULL;
+#else
+        return memchr(l, '=', n);
+#endif
+}
+
 /* One logical line: continuations joined, comments gone. l is a copy the
  * parser may write to (the arena's copy of the file, or of a joined
  * continuation); what it stores points into it, each string ended in place
@@ -211,7 +233,7 @@ static _always_inline_ int parse_logical(ParseState *ps, char *l, size_t n, bool
         if (l[0] == '[')
                 return parse_section_header(ps, l, n, line_first, raw_end);
 
-        eq = memchr(l, '=', n);
+        eq = find_equals(l, n);
         if (ps->section < 0) {
                 /* systemd says only this; the entry is kept in the model
                  * (without a section) so that nothing is lost from view. */

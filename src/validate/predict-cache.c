@@ -153,16 +153,16 @@ static inline bool bytes_equal(const char *a, const char *b, size_t n) {
  * any other one by its text. Returns false when the line is not to be
  * memoized (too long). */
 static bool make_key(const JudgeContext *ctx, UnitType type, DirectiveSection section_id, const char *section,
-                     const char *key, const char *value, CacheKey *k) {
+                     const char *key, size_t key_len, const char *value, size_t value_len, CacheKey *k) {
         uint64_t h;
         bool special;
 
         k->section = section_id >= 0 ? "" : section;
         k->section_len = section_id >= 0 ? 0 : strlen(section);
         k->key = key;
-        k->key_len = strlen(key);
+        k->key_len = key_len;
         k->value = value;
-        k->value_len = strlen(value);
+        k->value_len = value_len;
         if (ctx->version > META_VERSION_MAX || k->section_len > META_SECTION_LEN_MAX ||
             k->key_len > META_KEY_LEN_MAX || k->value_len > META_VALUE_LEN_MAX ||
             k->section_len + k->key_len + k->value_len > PREDICT_CACHE_MAX_LINE)
@@ -414,14 +414,16 @@ static void tick(PredictCache *c) {
 }
 
 int predict_cache_judge(PredictCache *c, const JudgeContext *ctx, DirectiveSection section_id, const char *section,
-                        const char *key, const char *value, Judgement *ret) {
+                        const char *key, size_t key_len, const char *value, size_t value_len, Judgement *ret) {
         UnitType type = ctx->type;
         CacheEntry *set, *victim;
         CacheKey k;
         int r;
 
-        if (!value)
+        if (!value) {
                 value = "";
+                value_len = 0;
+        }
         if (!c)
                 return judge_assignment_in(ctx, section_id, section, key, value, ret);
         if (!c->entries) {
@@ -434,7 +436,7 @@ int predict_cache_judge(PredictCache *c, const JudgeContext *ctx, DirectiveSecti
         if (type < 0 || type >= _UNIT_TYPE_MAX)
                 type = ctx->unit_name ? unit_name_to_type(ctx->unit_name) : _UNIT_TYPE_INVALID;
 
-        if (!make_key(ctx, type, section_id, section, key, value, &k))
+        if (!make_key(ctx, type, section_id, section, key, key_len, value, value_len, &k))
                 return judge_assignment_in(ctx, section_id, section, key, value, ret);
 
         tick(c);

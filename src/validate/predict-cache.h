@@ -37,10 +37,12 @@ static inline void predict_cache_freep(PredictCache **c) {
 }
 
 /* judge_assignment_in() through the memo (c may be NULL: no memo). ctx->type
- * must be the unit's type (or _UNIT_TYPE_INVALID with no unit name). *ret
- * is the same as judge_assignment_in()'s, with a message of its own. */
+ * must be the unit's type (or _UNIT_TYPE_INVALID with no unit name);
+ * key_len and value_len are strlen(key) and strlen(value) (a NULL value is
+ * an empty one), which the parser has measured. *ret is the same as
+ * judge_assignment_in()'s, with a message of its own. */
 int predict_cache_judge(PredictCache *c, const JudgeContext *ctx, DirectiveSection section_id, const char *section,
-                        const char *key, const char *value, Judgement *ret);
+                        const char *key, size_t key_len, const char *value, size_t value_len, Judgement *ret);
 
 /* Counters, for tests: answers from the memo and answers judged. */
 void predict_cache_stats(const PredictCache *c, size_t *ret_hits, size_t *ret_misses);

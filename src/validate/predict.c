@@ -10,13 +10,21 @@
 #include "parse-util.h"
 #include "predict.h"
 
+/* Whether the entry's key is the literal key (the parser measured it). */
+static bool key_is(const UnitEntry *e, const char *key, size_t n) {
+        return e->key_len == n && memcmp(e->key, key, n) == 0;
+}
+
 bool identity_track(Identity *id, const UnitFile *f, const UnitEntry *e, Verdict v) {
+        bool user;
+
         if (!identity_tracks(e, v))
                 return true;
+        user = key_is(e, "User", 4);
 
         /* Named, even if systemd then refuses or ignores the value; an
          * explicit root is a choice, not an accident. */
-        if (streq(e->key, "User") && e->value[0] && !streq(e->value, "root") && !streq(e->value, "0"))
+        if (user && e->value[0] && !streq(e->value, "root") && !streq(e->value, "0"))
                 id->user_named = true;
         if (v == VERDICT_FATAL) {
                 if (!f->is_dropin)
@@ -25,14 +33,14 @@ bool identity_track(Identity *id, const UnitFile *f, const UnitEntry *e, Verdict
                         id->cut_file = f->path;
                 return false;
         }
-        if (streq(e->key, "User")) {
+        if (user) {
                 if (v == VERDICT_OK || v == VERDICT_NOTICE) {
                         id->user = e->value;
                         id->user_file = f;
                         id->user_entry = e;
                 } else if (v == VERDICT_RESET)
                         id->user = NULL;
-        } else if (streq(e->key, "DynamicUser") && (v == VERDICT_OK || v == VERDICT_NOTICE))
+        } else if (key_is(e, "DynamicUser", 11) && (v == VERDICT_OK || v == VERDICT_NOTICE))
                 id->dynamic_user = parse_boolean(e->value) > 0;
         return true;
 }
@@ -98,8 +106,8 @@ static int predict_file(const UnitGroup *g, const UnitFile *f, PredictCache *cac
                         section = e->section;
                         section_id = directive_section_from_name(f->sections[section].name);
                 }
-                r = predict_cache_judge(cache, &ctx, section_id, f->sections[section].name, e->key, e->value,
-                                        &fp->lines[i]);
+                r = predict_cache_judge(cache, &ctx, section_id, f->sections[section].name, e->key, e->key_len,
+                                        e->value, e->value_len, &fp->lines[i]);
                 if (r < 0)
                         return r;
                 p->n_messages += fp->lines[i].message != NULL;

@@ -233,11 +233,11 @@ static bool watched(int name_id) {
 }
 
 int unit_settings_collect(const char *unit_name, UnitType type, const UnitFile *const *files,
-                          const Judgement *const *judged, size_t n_files, unsigned version, UnitSettings *ret) {
-        UnitSettings s = {};
+                          const Judgement *const *judged, size_t n_files, unsigned version, UnitSettings *s) {
         JudgeContext ctx = { .version = version, .type = type, .unit_name = unit_name };
         int r;
 
+        memset(s, 0, sizeof *s);
         for (size_t fi = 0; fi < n_files; fi++) {
                 const UnitFile *f = files[fi];
                 /* Judged for this unit already, with the same type: the
@@ -292,17 +292,15 @@ int unit_settings_collect(const char *unit_name, UnitType type, const UnitFile *
                         if (j.verdict == VERDICT_FATAL) {
                                 if (f->is_dropin)
                                         break; /* the rest of the drop-in is skipped */
-                                s.refused = true;
-                                s.refused_at = (SettingAt) { f->path, e->line_last };
-                                *ret = s;
+                                s->refused = true;
+                                s->refused_at = (SettingAt) { f->path, e->line_last };
                                 return 0;
                         }
-                        r = apply(&s, unit_name, version, name_id, e->value, &j,
+                        r = apply(s, unit_name, version, name_id, e->value, &j,
                                   (SettingAt) { f->path, e->line_last });
                         if (r < 0)
                                 return r;
                 }
         }
-        *ret = s;
         return 0;
 }

@@ -81,7 +81,8 @@ typedef struct UnitSettings {
         SettingAt where_at;
 } UnitSettings;
 
-/* Fills *ret from files[0] (the unit file) and its drop-ins. Returns 0 or
- * -ENOMEM. */
+/* Fills *s from files[0] (the unit file) and its drop-ins, in place (the
+ * struct is large; copying it cost more than the walk over a small unit):
+ * on failure its contents are meaningless. Returns 0 or -ENOMEM. */
 int unit_settings_collect(const char *unit_name, UnitType type, const UnitFile *const *files,
-                          const Judgement *const *judged, size_t n_files, unsigned version, UnitSettings *ret);
+                          const Judgement *const *judged, size_t n_files, unsigned version, UnitSettings *s);

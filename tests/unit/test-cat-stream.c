@@ -252,8 +252,9 @@ TEST(cap_plain_lines) {
         CHECK_INT_EQ(sizeof(p64) - 1, CAP);
 }
 
-/* A header's path: no control character anywhere (the check reads eight
- * bytes at a time), a unit or drop-in name at the end. */
+/* A header's path: no control character anywhere (the check reads sixteen
+ * bytes at a time, the last block overlapping the one before), a unit or
+ * drop-in name at the end. */
 TEST(header_path_controls) {
         char path[64];
 

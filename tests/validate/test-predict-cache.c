@@ -95,7 +95,8 @@ static bool judge_both(PredictCache *c, const char *unit, unsigned version, bool
         _cleanup_(judgement_done) Judgement plain = {}, memo = {};
 
         CHECK_INT_EQ(judge_assignment_in(&ctx, id, l->section, l->key, l->value, &plain), 0);
-        CHECK_INT_EQ(predict_cache_judge(c, &ctx, id, l->section, l->key, l->value, &memo), 0);
+        CHECK_INT_EQ(predict_cache_judge(c, &ctx, id, l->section, l->key, strlen(l->key), l->value, strlen(l->value),
+                                         &memo), 0);
         if (same_judgement(&plain, &memo))
                 return true;
         fprintf(stderr, "v%u %s [%s] %s=%s: judge %s '%s', memo %s '%s'\n", version, unit ? unit : "(none)",
