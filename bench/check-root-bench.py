@@ -92,6 +92,8 @@ def compare(label, exe, root, runs):
 
 
 def main():
+    if len(sys.argv) < 2 or sys.argv[1] in ('-h', '--help'):
+        sys.exit(__doc__)
     exe = os.path.abspath(sys.argv[1])
     runs = int(sys.argv[sys.argv.index('--runs') + 1]) if '--runs' in sys.argv else 3
     n = int(sys.argv[sys.argv.index('--units') + 1]) if '--units' in sys.argv else 20000

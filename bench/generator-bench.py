@@ -116,7 +116,7 @@ def main():
         i = args.index('--units')
         units = int(args[i + 1])
         del args[i:i + 2]
-    if not args:
+    if not args or args[0] in ('-h', '--help'):
         sys.exit(__doc__)
     work = tempfile.mkdtemp(prefix='ug-gen-bench-')
     try:
