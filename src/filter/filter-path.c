@@ -754,12 +754,15 @@ static int given_paths_scan(DirFds *dirs, char *const *paths, size_t n, GivenPat
                 g[i].regular = S_ISREG(st.st_mode);
                 if (S_ISLNK(st.st_mode) && stat(paths[i], &st) < 0)
                         continue;
-                if (!S_ISREG(st.st_mode))
+                if (S_ISDIR(st.st_mode))
                         continue;
+                /* A drop-in that is not a regular file (a FIFO, a device)
+                 * still belongs to its unit: that unit is then judged as
+                 * unreadable, not written without it. */
                 r = dropin_home(paths[i], &g[i].home, &g[i].name);
                 if (r < 0)
                         return r;
-                if (r > 0)
+                if (r > 0 || !S_ISREG(st.st_mode))
                         continue;
                 r = cat_dropin_unit_name(paths[i], &g[i].name);
                 if (r < 0)

@@ -55,6 +55,24 @@ def main():
         except subprocess.TimeoutExpired:
             failures += check('a FIFO between two units', False, 'blocked')
 
+        # A FIFO drop-in given beside its unit: the unit is not written
+        # without it (as in a tree or a root), for filter and for check.
+        os.makedirs(os.path.join(tmp, 'a.service.d'))
+        os.mkfifo(os.path.join(tmp, 'a.service.d/10-fifo.conf'))
+        for verb in ('filter', 'check'):
+            try:
+                r = subprocess.run([exe, verb, '--no-policy', 'a.service', 'a.service.d/10-fifo.conf'], cwd=tmp,
+                                   capture_output=True, timeout=20)
+            except subprocess.TimeoutExpired:
+                failures += check(f'{verb}: a FIFO drop-in beside its unit', False, 'blocked')
+                continue
+            report = (r.stderr if verb == 'filter' else r.stdout).decode()
+            want = ['a.service.d/10-fifo.conf: error: cannot read: not a regular file (input.unreadable)',
+                    'a.service: error: unit not written: a file of it could not be read (unit.incomplete)']
+            ok = (r.returncode == 3 and UNIT not in r.stdout and report.splitlines()[:2] == want)
+            failures += check(f'{verb}: a FIFO drop-in beside its unit', ok,
+                              f'rc={r.returncode} stdout={r.stdout!r} stderr={r.stderr!r}')
+
         # Standard input may be a FIFO.
         fifo = os.path.join(tmp, 'fifo.service')
         writer = subprocess.Popen(['sh', '-c', 'printf "[Service]\\nExecStart=/bin/true\\n" > "$1"', 'sh', fifo])
