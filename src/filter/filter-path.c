@@ -139,8 +139,10 @@ static int group_add_read(Filter *f, UnitGroup *g, const char *path, bool dropin
                  * rejects its unit. */
                 g->verdict = GROUP_REJECTED;
                 g->unreadable = true;
-                return input_error(f, path, error, error == -EFBIG ? "file too large" :
-                                                   error == -EINVAL ? "not a regular file; not read" : "cannot read");
+                /* The readers say -EINVAL for a file that is not a regular
+                 * one (a FIFO put in place of a listed file): named so. */
+                return input_error(f, path, error == -EINVAL ? -EBADFD : error,
+                                   error == -EFBIG ? "file too large" : "cannot read");
         }
         if (framed)
                 r = make_framing(f, path, &framing);
@@ -304,8 +306,7 @@ static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, int pare
                         else
                                 r = group_read_file(f, g, p.data, true, framed, true, FIX_REFUSE_LINK);
                 } else
-                        r = dropin_failure(f, g, p.data, t == DT_DIR ? -EISDIR : -EINVAL,
-                                           "drop-in is not a regular file");
+                        r = dropin_failure(f, g, p.data, t == DT_DIR ? -EISDIR : -EBADFD, "cannot read");
         }
         return r;
 }
