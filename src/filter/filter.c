@@ -269,6 +269,23 @@ static int unit_record_json(Filter *f, const UnitGroup *g) {
         return r < 0 ? r : 0;
 }
 
+/* A file record's verdict and the opening of its unit_diagnostics, in
+ * one append. */
+static int verdict_to_json(GroupVerdict v, StrBuf *out) {
+        const char *name = group_verdict_to_string(v);
+        size_t n = strlen(name);
+        char *o;
+
+        o = json_begin(out, n + 48);
+        if (!o)
+                return -ENOMEM;
+        o = JSON_PUT(o, ",\"verdict\":\"");
+        memcpy(o, name, n);
+        o = JSON_PUT(o + n, "\",\"unit_diagnostics\":[");
+        json_end(out, o);
+        return 0;
+}
+
 static int write_json(Filter *f, const UnitGroup *g) {
         StrBuf *out = &f->out;
         bool first = true;
@@ -283,11 +300,7 @@ static int write_json(Filter *f, const UnitGroup *g) {
                         continue;
                 r = unit_file_to_json_open(uf, out);
                 if (r >= 0)
-                        r = strbuf_append_str(out, ",\"verdict\":\"");
-                if (r >= 0)
-                        r = strbuf_append_str(out, group_verdict_to_string(g->verdict));
-                if (r >= 0)
-                        r = strbuf_append_str(out, "\",\"unit_diagnostics\":[");
+                        r = verdict_to_json(g->verdict, out);
                 /* Findings about the unit as a whole go with its first file. */
                 for (size_t k = 0; r >= 0 && first && k < g->diags.n; k++) {
                         if (k > 0)

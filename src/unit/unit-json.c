@@ -31,19 +31,34 @@ static const char *edit_to_string(EntryEdit e) {
         return "keep";
 }
 
+/* A name of our own tables (a unit type: lower-case ASCII letters) as a
+ * literal: it needs no escaping. */
+static char *json_put_name(char *o, const char *name, size_t n) {
+        *o++ = '"';
+        memcpy(o, name, n);
+        o += n;
+        *o++ = '"';
+        return o;
+}
+
+/* Whether c ends a line's raw text: its terminator, or the NUL after it. */
+static bool is_line_end(char c) {
+        return (unsigned char) c <= '\r' && (1u << (unsigned char) c & (1u << '\n' | 1u << '\r' | 1u));
+}
+
 /* Entries without an edit text (all but edited ones) that are not huge:
  * the room for the whole record is reserved once and it is written
  * straight into the buffer. */
 #define ENTRY_FAST_MAX ((size_t) 16384)
 
-static int entry_to_json(const UnitFile *f, const UnitEntry *e, StrBuf *out) {
+/* One entry's record, after a ',' when it follows another one (written
+ * in the record's reserved room, not appended on its own). */
+static int entry_to_json(const UnitFile *f, const UnitEntry *e, bool comma, StrBuf *out) {
         size_t raw_len = e->raw_end - e->raw_start;
         int r;
 
         /* The raw text without the final line terminator. */
-        while (raw_len > 0 && (f->data[e->raw_start + raw_len - 1] == '\n' ||
-                               f->data[e->raw_start + raw_len - 1] == '\r' ||
-                               f->data[e->raw_start + raw_len - 1] == '\0'))
+        while (raw_len > 0 && is_line_end(f->data[e->raw_start + raw_len - 1]))
                 raw_len--;
 
         if (!e->edit_text && raw_len <= ENTRY_FAST_MAX) {
@@ -56,6 +71,8 @@ static int entry_to_json(const UnitFile *f, const UnitEntry *e, StrBuf *out) {
                                                 128);
                 if (!o)
                         return -ENOMEM;
+                if (comma)
+                        *o++ = ',';
                 if (e->key == f->arena + e->raw_start && e->value == e->key + kl + 1 && raw_len == kl + 1 + vl &&
                     json_is_plain_padded(e->key, kl) && json_is_plain_padded(e->value, vl)) {
                         /* The common line: "KEY=VALUE" exactly (the key
@@ -119,7 +136,7 @@ static int entry_to_json(const UnitFile *f, const UnitEntry *e, StrBuf *out) {
                 return 0;
         }
 
-        r = strbuf_append_str(out, "{\"key\":");
+        r = strbuf_append_str(out, comma ? ",{\"key\":" : "{\"key\":");
         if (r >= 0)
                 r = json_append_cstring(out, e->key);
         if (r >= 0)
@@ -157,43 +174,41 @@ static int entry_to_json(const UnitFile *f, const UnitEntry *e, StrBuf *out) {
 /* The entries of one section, from *next on: the parser appends entries
  * in file order, under the section last opened, so their section numbers
  * never decrease and each section's entries are one run. *next is left
- * after the run. */
+ * after the run. The caller writes the array's brackets, each joined to
+ * the literal next to it. */
 static int entries_to_json(const UnitFile *f, int section, size_t *next, StrBuf *out) {
-        bool first = true;
-        size_t i = *next;
-        int r = strbuf_append_char(out, '[');
+        size_t i = *next, start;
+        int r = 0;
 
         while (i < f->n_entries && f->entries[i].section < section)
                 i++;
-        for (; r >= 0 && i < f->n_entries && f->entries[i].section == section; i++) {
-                if (!first)
-                        r = strbuf_append_char(out, ',');
-                first = false;
-                if (r >= 0)
-                        r = entry_to_json(f, &f->entries[i], out);
-        }
-        if (r >= 0)
-                r = strbuf_append_char(out, ']');
+        for (start = i; r >= 0 && i < f->n_entries && f->entries[i].section == section; i++)
+                r = entry_to_json(f, &f->entries[i], i > start, out);
         *next = i;
         return r;
 }
 
-/* A section's members before its entries. */
-static int section_head_to_json(const UnitSection *sec, StrBuf *out) {
-        size_t n = strlen(sec->name);
+/* A section's members before its entries, and the entries' '[' (after a
+ * ',' when it follows another section). */
+static int section_head_to_json(const UnitSection *sec, bool comma, StrBuf *out) {
+        const char *state = section_state_to_string(sec->state);
+        size_t n = strlen(sec->name), n_state = strlen(state);
         bool replaced = false;
         char *o;
 
         o = json_begin(out, JSON_STRING_ROOM(n) + 96);
         if (!o)
                 return -ENOMEM;
+        if (comma)
+                *o++ = ',';
         o = JSON_PUT(o, "{\"name\":");
         o = json_write_string(o, sec->name, n, &replaced);
         o = JSON_PUT(o, ",\"line\":");
         o = json_write_uint(o, sec->line);
         o = JSON_PUT(o, ",\"state\":\"");
-        o = stpcpy(o, section_state_to_string(sec->state));
-        o = JSON_PUT(o, "\",\"entries\":");
+        memcpy(o, state, n_state);
+        o += n_state;
+        o = JSON_PUT(o, "\",\"entries\":[");
         json_end(out, o);
         return 0;
 }
@@ -217,7 +232,7 @@ int unit_file_to_json_open(const UnitFile *f, StrBuf *out) {
         o = JSON_PUT(o, ",\"unit\":");
         o = f->unit_name ? json_write_string(o, f->unit_name, n_unit, &replaced) : JSON_PUT(o, "null");
         o = JSON_PUT(o, ",\"type\":");
-        o = type ? json_write_string(o, type, n_type, &replaced) : JSON_PUT(o, "null");
+        o = type ? json_put_name(o, type, n_type) : JSON_PUT(o, "null");
         o = f->is_dropin ? JSON_PUT(o, ",\"dropin\":true,\"size\":") : JSON_PUT(o, ",\"dropin\":false,\"size\":");
         o = json_write_uint(o, f->size);
         o = JSON_PUT(o, ",\"lines\":");
@@ -234,21 +249,22 @@ int unit_file_to_json_open(const UnitFile *f, StrBuf *out) {
                 o = JSON_PUT(o, ",\"failed_line\":null");
         json_end(out, o);
 
-        r = strbuf_append_str(out, ",\"outside\":");
+        r = strbuf_append_str(out, ",\"outside\":[");
         if (r >= 0)
                 r = entries_to_json(f, -1, &next, out);
         if (r >= 0)
-                r = strbuf_append_str(out, ",\"sections\":[");
+                r = strbuf_append_str(out, "],\"sections\":[");
         for (size_t i = 0; r >= 0 && i < f->n_sections; i++) {
-                if (i > 0)
-                        r = strbuf_append_char(out, ',');
-                if (r >= 0)
-                        r = section_head_to_json(&f->sections[i], out);
+                r = section_head_to_json(&f->sections[i], i > 0, out);
                 if (r >= 0)
                         r = entries_to_json(f, (int) i, &next, out);
                 if (r >= 0)
-                        r = strbuf_append_char(out, '}');
+                        r = strbuf_append(out, "]}", 2);
         }
+        /* Most files have no added lines and no findings: both arrays
+         * empty, one literal. */
+        if (r >= 0 && f->n_inserts == 0 && f->diags.n == 0)
+                return strbuf_append_str(out, "],\"added\":[],\"diagnostics\":[]");
         if (r >= 0)
                 r = strbuf_append_str(out, "],\"added\":[");
         for (size_t i = 0; r >= 0 && i < f->n_inserts; i++) {
