@@ -28,10 +28,22 @@ typedef struct PhysLine {
         bool ascii;            /* no content byte >= 0x80 (then it is valid UTF-8) */
 } PhysLine;
 
-/* data[size] must be a NUL byte (a sentinel). Returns false when *pos is
- * at the end of the data. One pass over the bytes finds the end and tells
- * whether the line is ASCII. Inline: the parser calls it once per line. */
-static inline bool physline_next(const char *data, size_t size, size_t *pos, PhysLine *ret);
+/* Hands out a buffer's lines one by one. It looks at the data in blocks of
+ * 64 bytes, once each: a bit per byte that may end a line or make it
+ * non-ASCII; a line is then found from those bits, without reading its
+ * bytes again. data[size] must be a NUL byte (a sentinel). */
+typedef struct LineScanner {
+        const char *data;
+        size_t size;
+        size_t pos;            /* where the next line starts */
+        size_t base;           /* offset of the block whose marks are held */
+        uint64_t marks;        /* its bytes that need a look (see block_marks()) */
+} LineScanner;
+
+static inline void line_scanner_init(LineScanner *s, const char *data, size_t size);
+/* The next line in *ret; false at the end of the data. Inline: the parser
+ * calls it once per line. */
+static inline bool line_scanner_next(LineScanner *s, PhysLine *ret);
 
 /* Whether the text ends in a backslash that is not itself escaped (a
  * continuation). Reads only the final run of backslashes; the common case,
@@ -56,111 +68,103 @@ static inline unsigned eol_kind(char c) {
         }
 }
 
-/* One pass over the line's bytes finds its end and tells whether it is
- * all ASCII. With SSE2 (every x86-64) sixteen bytes at a time: one mask of
- * the terminators, one of the high bits; the last partial block is copied
- * into a zeroed one, whose padding ends the line at the end of data. */
+/* The bytes of a 64-byte block that need a look, as bits (bit i for p[i]):
+ * the terminators, any byte up to CR (so TAB and other control bytes too,
+ * which are passed over), and any byte >= 0x80 (non-ASCII). One signed
+ * comparison with 0x0e finds all of them: bytes >= 0x80 are negative.
+ * With SSE2 sixteen bytes at a time; elsewhere byte by byte, the same bits. */
 #if defined(__SSE2__) && !defined(UNIT_LEXER_SCALAR)
+static inline uint64_t block_marks(const char *p) {
+        const __m128i lim = _mm_set1_epi8(0x0e);
+        uint64_t m = 0;
 
-static inline __attribute__((always_inline)) size_t scan_line(const char *data, size_t i, size_t size,
-                                                              bool *ret_ascii) {
-        const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'), zero = _mm_setzero_si128();
-        unsigned high = 0;
+        for (unsigned i = 0; i < 64; i += 16) {
+                __m128i v = _mm_loadu_si128((const __m128i *) (const void *) (p + i));
 
-        for (;;) {
-                unsigned term, hi;
-                __m128i v;
-
-                if (size - i >= 16)
-                        v = _mm_loadu_si128((const __m128i *) (const void *) (data + i));
-                else {
-                        char tail[16] = {};
-
-                        memcpy(tail, data + i, size - i);
-                        v = _mm_loadu_si128((const __m128i *) (const void *) tail);
-                }
-                term = (unsigned) _mm_movemask_epi8(_mm_or_si128(
-                        _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)), _mm_cmpeq_epi8(v, zero)));
-                hi = (unsigned) _mm_movemask_epi8(v);
-                if (term != 0) {
-                        unsigned k = (unsigned) __builtin_ctz(term);
-
-                        high |= hi & ((1u << k) - 1);
-                        *ret_ascii = high == 0;
-                        return i + k;
-                }
-                high |= hi;
-                i += 16;
+                m |= (uint64_t) (unsigned) _mm_movemask_epi8(_mm_cmplt_epi8(v, lim)) << i;
         }
+        return m;
 }
 #else
-#define ONES UINT64_C(0x0101010101010101)
-#define HIGHS UINT64_C(0x8080808080808080)
+static inline uint64_t block_marks(const char *p) {
+        uint64_t m = 0;
 
-/* Whether any byte of w is zero (exact: no false positives). */
-static inline uint64_t has_zero_byte(uint64_t w) {
-        return (w - ONES) & ~w & HIGHS;
-}
+        for (unsigned i = 0; i < 64; i++) {
+                unsigned char c = (unsigned char) p[i];
 
-/* Whether any byte of w is LF, CR or NUL. */
-static inline bool has_terminator(uint64_t w) {
-        return has_zero_byte(w) | has_zero_byte(w ^ (ONES * '\n')) | has_zero_byte(w ^ (ONES * '\r'));
-}
-
-/* Portable: eight bytes at a time while none of them ends the line; the
- * word that holds the end (and the tail) byte by byte. */
-static inline __attribute__((always_inline)) size_t scan_line(const char *data, size_t i, size_t size,
-                                                              bool *ret_ascii) {
-        uint64_t acc = 0;
-        unsigned char high = 0;
-
-        while (size - i >= 8) {
-                uint64_t w;
-
-                memcpy(&w, data + i, 8);
-                if (has_terminator(w))
-                        break;
-                acc |= w;
-                i += 8;
+                if (c < 0x0e || c >= 0x80)
+                        m |= UINT64_C(1) << i;
         }
-        for (; i < size; i++) {
-                unsigned char c = (unsigned char) data[i];
-
-                if (c == '\n' || c == '\r' || c == '\0')
-                        break;
-                high |= c;
-        }
-        *ret_ascii = (acc & HIGHS) == 0 && high < 0x80;
-        return i;
+        return m;
 }
 #endif
 
-static inline __attribute__((always_inline)) bool physline_next(const char *data, size_t size, size_t *pos,
-                                                                PhysLine *ret) {
-        size_t i = *pos, end;
+/* The marks of the block at base. The last, partial block is copied into a
+ * zeroed one: the padding is marked, and so is the NUL at data[size],
+ * where the last line ends at the latest. */
+static inline void line_scanner_load(LineScanner *s, size_t base) {
+        s->base = base;
+        if (s->size - base >= 64)
+                s->marks = block_marks(s->data + base);
+        else {
+                char tail[64] = {};
+
+                memcpy(tail, s->data + base, s->size - base);
+                s->marks = block_marks(tail);
+        }
+}
+
+static inline void line_scanner_init(LineScanner *s, const char *data, size_t size) {
+        *s = (LineScanner) { .data = data, .size = size };
+        line_scanner_load(s, 0);
+}
+
+static inline __attribute__((always_inline)) bool line_scanner_next(LineScanner *s, PhysLine *ret) {
+        const char *data = s->data;
+        size_t start = s->pos, end, i;
         unsigned seen = 0;
-        bool ascii;
+        bool ascii = true;
+        uint64_t m;
 
-        if (i >= size)
+        if (start >= s->size)
                 return false;
+        /* The previous terminator may have ended past the block held. */
+        while (start - s->base >= 64)
+                line_scanner_load(s, s->base + 64);
+        m = s->marks & (~UINT64_C(0) << (start - s->base));
+        for (;;) {
+                unsigned char c;
 
-        end = scan_line(data, i, size, &ascii);
+                /* A block without marks is never the last one: that has
+                 * data[size] marked. */
+                while (m == 0) {
+                        line_scanner_load(s, s->base + 64);
+                        m = s->marks;
+                }
+                end = s->base + (size_t) __builtin_ctzll(m);
+                c = (unsigned char) data[end];
+                if (c == '\n' || c == '\r' || c == '\0')
+                        break;
+                if (c >= 0x80)
+                        ascii = false;
+                m &= m - 1;
+        }
 
         /* The common terminator, a lone LF, without the loop. */
-        if (end < size && data[end] == '\n' && data[end + 1] != '\r' && data[end + 1] != '\0') {
+        if (data[end] == '\n' && data[end + 1] != '\r' && data[end + 1] != '\0') {
                 *ret = (PhysLine) {
-                        .start = *pos,
-                        .len = end - *pos,
+                        .start = start,
+                        .len = end - start,
                         .term_len = 1,
                         .term_kinds = LINE_END_LF,
                         .ascii = ascii,
                 };
-                *pos = end + 1;
+                s->pos = end + 1;
                 return true;
         }
 
         i = end;
-        while (i < size) {
+        while (i < s->size) {
                 unsigned k = eol_kind(data[i]);
 
                 if (k == 0 || (seen & LINE_END_NUL) || (seen & k))
@@ -170,12 +174,12 @@ static inline __attribute__((always_inline)) bool physline_next(const char *data
         }
 
         *ret = (PhysLine) {
-                .start = *pos,
-                .len = end - *pos,
+                .start = start,
+                .len = end - start,
                 .term_len = i - end,
                 .term_kinds = seen,
                 .ascii = ascii,
         };
-        *pos = i;
+        s->pos = i;
         return true;
 }

@@ -454,12 +454,13 @@ static _always_inline_ int parse_line_fast(ParseState *ps, const PhysLine *pl, u
 
 static int parse_all(ParseState *ps) {
         UnitFile *f = ps->f;
-        size_t pos = 0;
+        LineScanner sc;
         unsigned line = 0;
         PhysLine pl;
         int r = 0;
 
-        while (physline_next(f->data, f->size, &pos, &pl)) {
+        line_scanner_init(&sc, f->data, f->size);
+        while (line_scanner_next(&sc, &pl)) {
                 line++;
                 r = parse_line_fast(ps, &pl, line);
                 if (r == LINE_NOT_SIMPLE)
@@ -477,7 +478,7 @@ static int parse_all(ParseState *ps) {
         }
         /* After a failure, count the remaining lines for the record. */
         if (r > 0)
-                while (physline_next(f->data, f->size, &pos, &pl))
+                while (line_scanner_next(&sc, &pl))
                         f->n_lines++;
         if (r < 0)
                 return r;

@@ -51,12 +51,14 @@ static bool ref_ends_in_escape(const char *s, size_t n) {
 
 /* Splits data both ways and compares line by line; data[size] is NUL. */
 static void compare(const char *data, size_t size) {
-        size_t pos = 0, ref_pos = 0;
+        size_t ref_pos = 0;
         PhysLine a = {}, b = {};
+        LineScanner sc;
         bool more;
 
+        line_scanner_init(&sc, data, size);
         do {
-                more = physline_next(data, size, &pos, &a);
+                more = line_scanner_next(&sc, &a);
                 CHECK_INT_EQ(more, ref_next(data, size, &ref_pos, &b));
                 if (!more)
                         break;
@@ -67,8 +69,8 @@ static void compare(const char *data, size_t size) {
                 CHECK_INT_EQ(a.ascii, b.ascii);
                 CHECK_INT_EQ(line_ends_in_escape(data + a.start, a.len),
                              ref_ends_in_escape(data + b.start, b.len));
-        } while (pos == ref_pos && !tests_failed);
-        CHECK_INT_EQ(pos, ref_pos);
+        } while (sc.pos == ref_pos && !tests_failed);
+        CHECK_INT_EQ(sc.pos, ref_pos);
 }
 
 static void compare_str(const char *s, size_t n) {
