@@ -364,19 +364,68 @@ static _always_inline_ bool line_needs_look(const char *p, size_t avail) {
         return avail < 3 || (p[1] == ' ' && (p[2] == '/' || p[2] == 'U' || p[2] == '\x1b'));
 }
 
+/* Where the LF bytes of a 64-byte block are, as bits (bit i for p[i]).
+ * With SSE2 sixteen bytes at a time, elsewhere byte by byte. */
+static _always_inline_ uint64_t block_newlines(const char *p) {
+        uint64_t m = 0;
+
+#if defined(__SSE2__) && !defined(CAT_STREAM_SCALAR)
+        const __m128i lf = _mm_set1_epi8('\n');
+
+        for (unsigned i = 0; i < 64; i += 16)
+                m |= (uint64_t) (unsigned) _mm_movemask_epi8(
+                             _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *) (const void *) (p + i)), lf))
+                     << i;
+#else
+        for (unsigned i = 0; i < 64; i++)
+                m |= (uint64_t) (p[i] == '\n') << i;
+#endif
+        return m;
+}
+
+/* Whether the line at p + j (room bytes from p on are in the buffer) can
+ * be passed over as content. A blank line can, when the line after it
+ * needs no look: a header counts only right after a blank line. Most lines
+ * start with a byte above '#', which none of those looked at has. */
+static _always_inline_ bool line_is_plain(const char *p, size_t j, size_t room) {
+        unsigned char c = (unsigned char) p[j];
+
+        if (c > '#')
+                return true;
+        if (c == '\n')
+                return j + 1 < room && !line_needs_look(p + j + 1, room - j - 1);
+        return !line_needs_look(p + j, room - j);
+}
+
 /* Content lines that need no look, and are whole in the buffer, are passed
  * over in bulk, without returning line by line: such a line is content
  * whatever comes before it, and changes nothing but the position and the
  * line count. Only lines that end within the size cap are passed over, so
- * a file over it fails in read_line() exactly as before. */
+ * a file over it fails in read_line() exactly as before. The LF bytes are
+ * found 64 at a time; only the first byte of each line after one is read. */
 static void skip_plain_lines(CatReader *r) {
         const char *p = r->buf.data + r->pos;
-        size_t used = r->pos - r->mark, room, i = 0;
+        size_t used = r->pos - r->mark, room, i = 0, base = 0;
         unsigned lines = 0;
 
         if (r->pos >= r->buf.len || used >= r->max_file || line_needs_look(p, r->buf.len - r->pos))
                 return;
         room = MIN(r->buf.len - r->pos, r->max_file - used);
+
+        /* Whole blocks; i is always the start of a line that needs no look. */
+        for (; room - base >= 64; base += 64) {
+                uint64_t m = block_newlines(p + base);
+
+                for (; m != 0; m &= m - 1) {
+                        size_t j = base + (size_t) __builtin_ctzll(m) + 1;
+
+                        lines++;
+                        i = j;
+                        if (j >= room || !line_is_plain(p, j, room))
+                                goto done;
+                }
+        }
+        /* The rest, fewer than 64 bytes, one LF at a time. */
         for (;;) {
                 const char *nl = memchr(p + i, '\n', room - i);
 
@@ -384,8 +433,15 @@ static void skip_plain_lines(CatReader *r) {
                         break;
                 i = (size_t) (nl - p) + 1;
                 lines++;
-                if (i >= room || line_needs_look(p + i, room - i))
+                if (i >= room || !line_is_plain(p, i, room))
                         break;
+        }
+done:
+        /* Stopped right after a blank line passed over: stop at that line,
+         * so that the caller sees it, and the line after it as such. */
+        if (i >= 2 && p[i - 1] == '\n' && p[i - 2] == '\n') {
+                i--;
+                lines--;
         }
         r->pos += i;
         r->line += lines;
