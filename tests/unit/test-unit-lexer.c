@@ -143,4 +143,51 @@ TEST(huge_lines) {
         free(data);
 }
 
-TESTS_MAIN(T(tricky_inputs), T(escape_runs), T(random_inputs), T(huge_lines))
+/* The lexer reads 64-byte blocks (the last one copied into a zeroed one):
+ * each kind of byte that needs a look, at every position of inputs of
+ * every size up to three blocks, in a line of plain bytes and after an
+ * early line end, so that lines start and end on both sides of each block
+ * edge, and the data end falls anywhere in a block. */
+TEST(block_edges) {
+#define S(lit) { lit, sizeof(lit) - 1 }
+        static const struct {
+                const char *s;
+                size_t n;
+        } specials[] = {
+                S("\n"), S("\r"), S("\r\n"), S("\n\r"), S("\n\n"), S("\0"), S("\0\n"), S("\n\0"), S("\t"), S("\x7f"),
+                S("\x80"), S("\xff"), S("\xc3\xa9"), S("\\\n"), S("\\"),
+        };
+#undef S
+        char buf[200];
+
+        for (size_t size = 0; size <= 3 * 64 + 2 && !tests_failed; size++)
+                for (size_t at = 0; at < size; at++)
+                        for (size_t k = 0; k < sizeof(specials) / sizeof(specials[0]); k++)
+                                for (int early = 0; early < 2; early++) {
+                                        size_t n = specials[k].n < size - at ? specials[k].n : size - at;
+
+                                        memset(buf, 'x', size);
+                                        if (early && size > 3)
+                                                buf[size / 3] = '\n';
+                                        memcpy(buf + at, specials[k].s, n);
+                                        buf[size] = '\0';
+                                        compare(buf, size);
+                                }
+}
+
+/* The marks of a block: every byte value at the first, a middle and the
+ * last position, against their definition. */
+TEST(block_marks_bytes) {
+        char block[64];
+
+        for (unsigned c = 0; c < 256; c++)
+                for (unsigned at = 0; at < 64; at += 21) {
+                        uint64_t want = (c < 0x0e || c >= 0x80) ? UINT64_C(1) << at : 0;
+
+                        memset(block, 'a', sizeof(block));
+                        block[at] = (char) c;
+                        CHECK_INT_EQ(block_marks(block), want);
+                }
+}
+
+TESTS_MAIN(T(tricky_inputs), T(escape_runs), T(block_edges), T(block_marks_bytes), T(random_inputs), T(huge_lines))
