@@ -287,4 +287,48 @@ TEST(header_path_controls) {
                 }
 }
 
-TESTS_MAIN(T(header_path_controls), T(cap_last_file), T(cap_before_header), T(cap_long_lines), T(cap_bare), T(merged_header), T(cap_plain_lines))
+/* Streams made of pieces that matter to the reader (blank lines, headers
+ * with and without the blank line before them, comments that look like
+ * headers or not, escape sequences, CR, NUL, content lines of lengths
+ * around the 64-byte blocks in which plain lines are passed over), split
+ * all ways: from a memfd the reader sees all at once and passes lines over
+ * in bulk, from a pipe fed a byte at a time mostly line by line; they must
+ * agree, on the files, the diagnostics' lines, the failure. Caps near the
+ * sizes make the size checks meet the bulk path too. */
+TEST(random_streams) {
+        static const char *const pieces[] = {
+                "\n", "\n", "\n", "# /x/a.service\n", "\n# /x/b.service\n", "\n# /x/a.service.d/o.conf\n",
+                "# Unit c.service is masked.\n", "\n# Unit c.service is masked.\n", "# comment\n", "#\n", "# \n",
+                "# U\n", "# /\n", "\x1b[1m# /x/d.service\x1b[0m\n", "\x1b\n", ";x\n", "A=1\n", " B=2\n", "C=3\r\n",
+                "D\r", "E\0F\n", "[Service]\n", "X=0123456789abcdef0123456789abcdef0123456789abcdef0123456789a\n",
+                "Y=0123456789abcdef0123456789abcdef0123456789abcdef0123456789ab\n", "Z=0123456789\n", "#", "\xc3\xa9\n",
+        };
+        static const size_t caps[] = { 16, 63, 64, 65, 200, 1 << 20 };
+        unsigned seed = 4242;
+        StrBuf data = {};
+
+        for (int round = 0; round < 400 && !tests_failed; round++) {
+                size_t n, cap;
+                Split s;
+
+                strbuf_reset(&data);
+                seed = seed * 1103515245u + 12345u;
+                n = (seed >> 16) % 40;
+                cap = caps[(seed >> 8) % (sizeof(caps) / sizeof(caps[0]))];
+                if (round % 2 == 0)
+                        CHECK(strbuf_append(&data, "# /x/a.service\n", 15) >= 0);
+                for (size_t i = 0; i < n; i++) {
+                        const char *p;
+
+                        seed = seed * 1103515245u + 12345u;
+                        p = pieces[(seed >> 16) % (sizeof(pieces) / sizeof(pieces[0]))];
+                        /* "E\0F\n": strlen() stops at the NUL. */
+                        CHECK(strbuf_append(&data, p, p[0] == 'E' ? 5 : strlen(p)) >= 0);
+                }
+                split_all_ways(data.data ? data.data : "", data.len, cap, &s);
+                split_done(&s);
+        }
+        strbuf_done(&data);
+}
+
+TESTS_MAIN(T(random_streams), T(header_path_controls), T(cap_last_file), T(cap_before_header), T(cap_long_lines), T(cap_bare), T(merged_header), T(cap_plain_lines))
