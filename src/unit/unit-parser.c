@@ -401,7 +401,8 @@ static int parse_physical(ParseState *ps, const PhysLine *pl, unsigned line) {
 /* The lines most files are made of, handled without the general path's
  * steps: an LF-ended line outside a continuation that is blank, a comment,
  * or "Key=value" in a section, ASCII, with no blank at either end of the
- * line or around the key's end, and no backslash at its end. Whatever else
+ * line or around the key's end, and no backslash at its end; and a section
+ * header "[...]" outside a continuation, ASCII. Whatever else
  * (a header, a BOM, a continuation, CR or NUL, a line that gets a
  * diagnostic) goes to parse_physical(), which does what this does in those
  * cases too: these are only its outcomes taken the short way. */
@@ -422,6 +423,9 @@ static _always_inline_ int parse_line_fast(ParseState *ps, const PhysLine *pl, u
         if (c == '#' || c == ';')
                 return n < UNIT_LINE_MAX ? 0 : LINE_NOT_SIMPLE;
         last = (unsigned char) raw[n - 1];
+        /* "[Name]": a section header, nothing to strip or join. */
+        if (c == '[' && last == ']' && !ps->in_cont && pl->ascii && n < UNIT_LINE_MAX)
+                return parse_section_header(ps, f->arena + pl->start, n, line, pl->start + n + 1);
         if (ps->in_cont || !pl->ascii || ps->section < 0 || n >= UNIT_LINE_MAX || c <= ' ' || c == '[' ||
             c == '=' || last <= ' ' || last == '\\' || f->n_entries >= f->allocated_entries ||
             f->n_entries >= UNIT_ENTRIES_MAX)
