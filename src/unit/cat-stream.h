@@ -28,6 +28,8 @@ typedef struct CatReader {
         size_t pos;
         size_t mark;           /* start of the current file's content */
         bool eof;
+        bool avx2;             /* the CPU has AVX2: LF bytes found 32 at a time
+                                * (tests clear it to check the SSE2 path) */
         unsigned line;         /* stream line of the last line read */
 
         bool started, bare, done;

@@ -29,13 +29,15 @@ static void split_done(Split *s) {
         free(s->failed_path);
 }
 
-static void split(int fd, size_t cap, Split *ret) {
+static void split_with(int fd, size_t cap, bool sse2_only, Split *ret) {
         StrBuf shape = {}, diags = {};
         CatReader r;
         CatFile f;
         int k;
 
         cat_reader_init(&r, fd, "<test>", cap);
+        if (sse2_only)
+                r.avx2 = false;
         while ((k = cat_reader_next(&r, &f)) > 0) {
                 CHECK(strbuf_printf(&shape, "%s:%zu;", f.path ? f.path : "-", f.size) >= 0);
                 for (size_t i = 0; i < f.diags.n; i++)
@@ -49,6 +51,10 @@ static void split(int fd, size_t cap, Split *ret) {
                 .failed_path = r.failed_path ? strdup(r.failed_path) : NULL,
         };
         cat_reader_done(&r);
+}
+
+static void split(int fd, size_t cap, Split *ret) {
+        split_with(fd, cap, false, ret);
 }
 
 static int memfd_with(const char *data, size_t size) {
@@ -83,14 +89,24 @@ static int pipe_with(const char *data, size_t size, size_t step, pid_t *ret_pid)
         return p[0];
 }
 
-/* Splits data from a memfd and from pipes fed in pieces of 1, 7 and 4096
+/* Splits data from a memfd (with the CPU's best LF search, and with SSE2
+ * or the portable one only) and from pipes fed in pieces of 1, 7 and 4096
  * bytes, checks they all agree, and returns the memfd's result. */
 static void split_all_ways(const char *data, size_t size, size_t cap, Split *ret) {
         static const size_t steps[] = { 1, 7, 4096 };
         int fd = memfd_with(data, size);
+        Split narrow;
 
         split(fd, cap, ret);
         close(fd);
+        fd = memfd_with(data, size);
+        split_with(fd, cap, true, &narrow);
+        close(fd);
+        CHECK_STR_EQ(narrow.shape, ret->shape);
+        CHECK_STR_EQ(narrow.diags, ret->diags);
+        CHECK_INT_EQ(narrow.result, ret->result);
+        CHECK(streq_ptr(narrow.failed_path, ret->failed_path));
+        split_done(&narrow);
         for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
                 Split s;
                 pid_t pid;
