@@ -38,9 +38,12 @@ typedef struct LineScanner {
         size_t pos;            /* where the next line starts */
         size_t base;           /* offset of the block whose marks are held */
         uint64_t marks;        /* its bytes that need a look (see block_marks()) */
+        bool avx2;             /* blocks read 32 bytes at a time */
 } LineScanner;
 
-static inline void line_scanner_init(LineScanner *s, const char *data, size_t size);
+/* avx2: the CPU has it (see line_scanner_has_avx2()), and the caller is
+ * compiled for it, so that the 32-byte block reader is taken in. */
+static inline void line_scanner_init(LineScanner *s, const char *data, size_t size, bool avx2);
 /* The next line in *ret; false at the end of the data. Inline: the parser
  * calls it once per line. */
 static inline bool line_scanner_next(LineScanner *s, PhysLine *ret);
@@ -99,23 +102,57 @@ static inline uint64_t block_marks(const char *p) {
 }
 #endif
 
+#if defined(__x86_64__) && defined(__SSE2__) && !defined(UNIT_LEXER_SCALAR)
+#include <immintrin.h>
+#define UNIT_LEXER_AVX2 1
+
+/* block_marks() 32 bytes at a time. Not always_inline: only callers
+ * compiled for AVX2 may take it in. */
+static inline __attribute__((target("avx2"))) uint64_t block_marks_avx2(const char *p) {
+        const __m256i lim = _mm256_set1_epi8(0x0e);
+        uint32_t lo = (uint32_t) _mm256_movemask_epi8(
+                _mm256_cmpgt_epi8(lim, _mm256_loadu_si256((const __m256i *) (const void *) p)));
+        uint32_t hi = (uint32_t) _mm256_movemask_epi8(
+                _mm256_cmpgt_epi8(lim, _mm256_loadu_si256((const __m256i *) (const void *) (p + 32))));
+
+        return (uint64_t) hi << 32 | lo;
+}
+#endif
+
+static inline bool line_scanner_has_avx2(void) {
+#ifdef UNIT_LEXER_AVX2
+        return __builtin_cpu_supports("avx2");
+#else
+        return false;
+#endif
+}
+
+static inline __attribute__((always_inline)) uint64_t line_scanner_marks(const LineScanner *s, const char *p) {
+#ifdef UNIT_LEXER_AVX2
+        if (s->avx2)
+                return block_marks_avx2(p);
+#endif
+        return block_marks(p);
+}
+
 /* The marks of the block at base. The last, partial block is copied into a
  * zeroed one: the padding is marked, and so is the NUL at data[size],
  * where the last line ends at the latest. */
-static inline void line_scanner_load(LineScanner *s, size_t base) {
+static inline __attribute__((always_inline)) void line_scanner_load(LineScanner *s, size_t base) {
         s->base = base;
         if (s->size - base >= 64)
-                s->marks = block_marks(s->data + base);
+                s->marks = line_scanner_marks(s, s->data + base);
         else {
                 char tail[64] = {};
 
                 memcpy(tail, s->data + base, s->size - base);
-                s->marks = block_marks(tail);
+                s->marks = line_scanner_marks(s, tail);
         }
 }
 
-static inline void line_scanner_init(LineScanner *s, const char *data, size_t size) {
-        *s = (LineScanner) { .data = data, .size = size };
+static inline __attribute__((always_inline)) void line_scanner_init(LineScanner *s, const char *data, size_t size,
+                                                                    bool avx2) {
+        *s = (LineScanner) { .data = data, .size = size, .avx2 = avx2 };
         line_scanner_load(s, 0);
 }
 

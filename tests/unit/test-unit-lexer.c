@@ -50,13 +50,13 @@ static bool ref_ends_in_escape(const char *s, size_t n) {
 }
 
 /* Splits data both ways and compares line by line; data[size] is NUL. */
-static void compare(const char *data, size_t size) {
+static void compare_with(const char *data, size_t size, bool avx2) {
         size_t ref_pos = 0;
         PhysLine a = {}, b = {};
         LineScanner sc;
         bool more;
 
-        line_scanner_init(&sc, data, size);
+        line_scanner_init(&sc, data, size, avx2);
         do {
                 more = line_scanner_next(&sc, &a);
                 CHECK_INT_EQ(more, ref_next(data, size, &ref_pos, &b));
@@ -71,6 +71,13 @@ static void compare(const char *data, size_t size) {
                              ref_ends_in_escape(data + b.start, b.len));
         } while (sc.pos == ref_pos && !tests_failed);
         CHECK_INT_EQ(sc.pos, ref_pos);
+}
+
+/* With the block reader of every width the CPU has. */
+static void compare(const char *data, size_t size) {
+        compare_with(data, size, false);
+        if (line_scanner_has_avx2())
+                compare_with(data, size, true);
 }
 
 static void compare_str(const char *s, size_t n) {
@@ -187,6 +194,10 @@ TEST(block_marks_bytes) {
                         memset(block, 'a', sizeof(block));
                         block[at] = (char) c;
                         CHECK_INT_EQ(block_marks(block), want);
+#ifdef UNIT_LEXER_AVX2
+                        if (line_scanner_has_avx2())
+                                CHECK_INT_EQ(block_marks_avx2(block), want);
+#endif
                 }
 }
 
