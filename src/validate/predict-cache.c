@@ -56,9 +56,18 @@ enum {
 #define ARENA_MIN (256u * 1024u) /* allocated at first use; touched as filled */
 #define ARENA_MAX (UINT32_MAX / 2)
 
+/* A line's key: its scope's, the lengths of its texts, and (for a value
+ * whose answer depends on it) the unit name. */
+typedef struct LineKey {
+        uint64_t hash, meta;
+        const char *key, *value, *unit;
+        size_t key_len, value_len, unit_len;
+} LineKey;
+
 struct PredictCache {
-        CacheSet *sets; /* CACHE_SETS_MAX of them, allocated on first store */
+        CacheSet *sets; /* CACHE_SETS_MAX of them, allocated on first store; till then no_sets */
         size_t n_sets;  /* in use, a power of two */
+        size_t set_mask; /* n_sets - 1 */
         size_t n_live;
         uint32_t tick;
         char *arena;
@@ -66,7 +75,19 @@ struct PredictCache {
         size_t hits, misses;
         void *block;
         size_t block_size;
+        /* The line being looked up: kept here rather than passed to the
+         * functions of the slow paths, which the lookup then reaches by a
+         * jump, with no registers of its own to save. */
+        LineKey line;
 };
+
+/* The table before the first answer is stored: one empty set, never
+ * written to (slot_for() allocates the table). */
+static const CacheSet no_sets;
+
+static bool table_allocated(const PredictCache *c) {
+        return c->sets != &no_sets;
+}
 
 /* The parts of the key that are not text, with the lengths of the texts,
  * packed in one word: a candidate is rejected in one compare. Longer texts
@@ -114,7 +135,7 @@ static inline uint64_t fold(uint64_t a, uint64_t b) {
  * block is the last sixteen bytes (overlapping the one before) when there
  * are that many, else built from smaller loads that read no byte past
  * s + n. The length goes in with the last block. */
-static inline uint64_t hash_text(uint64_t h, const char *s, size_t n) {
+static _always_inline_ uint64_t hash_text(uint64_t h, const char *s, size_t n) {
         uint64_t a, b;
 
         if (n > 16) {
@@ -137,15 +158,17 @@ static inline uint64_t hash_text(uint64_t h, const char *s, size_t n) {
         return fold(a ^ h, b ^ HASH_K1 ^ n);
 }
 
-/* Equal bytes, eight at a time, inline: most texts compared are short.
+/* Equal bytes, sixteen at a time, inline: most texts compared are short.
  * The same loads as hash_text(), none past a + n or b + n. */
-static inline bool text_equal(const char *a, const char *b, size_t n) {
-        if (n >= 8) {
-                for (size_t i = 0; i + 8 < n; i += 8)
-                        if (load8(a + i) != load8(b + i))
+static _always_inline_ bool text_equal(const char *a, const char *b, size_t n) {
+        if (n > 16) {
+                for (size_t i = 0; i + 16 < n; i += 16)
+                        if (((load8(a + i) ^ load8(b + i)) | (load8(a + i + 8) ^ load8(b + i + 8))) != 0)
                                 return false;
-                return load8(a + n - 8) == load8(b + n - 8);
+                return ((load8(a + n - 16) ^ load8(b + n - 16)) | (load8(a + n - 8) ^ load8(b + n - 8))) == 0;
         }
+        if (n >= 8)
+                return ((load8(a) ^ load8(b)) | (load8(a + n - 8) ^ load8(b + n - 8))) == 0;
         if (n >= 4)
                 return ((load4(a) ^ load4(b)) | (load4(a + n - 4) ^ load4(b + n - 4))) == 0;
         return n == 0 || (a[0] == b[0] && a[n >> 1] == b[n >> 1] && a[n - 1] == b[n - 1]);
@@ -174,7 +197,7 @@ static inline uint32_t tag_of(uint64_t hash) {
 }
 
 static inline CacheSet *set_of(const PredictCache *c, uint32_t tag) {
-        return &c->sets[(tag >> 1) & (c->n_sets - 1)];
+        return &c->sets[(tag >> 1) & c->set_mask];
 }
 
 static inline CacheRecord *record_at(const PredictCache *c, uint32_t offset) {
@@ -203,22 +226,11 @@ static size_t stored_record_size(const CacheRecord *rec) {
         return record_size(key_text_size(rec->meta), m ? strlen(m) + 1 : 0);
 }
 
-/* A line's key: its scope's, the lengths of its texts, and (for a value
- * whose answer depends on it) the unit name. */
-typedef struct LineKey {
-        uint64_t hash, meta;
-        const char *key, *value, *unit;
-        size_t key_len, value_len, unit_len;
-} LineKey;
-
 /* The record of k, or NULL. */
 static _always_inline_ CacheRecord *find(const PredictCache *c, const PredictScope *s, const LineKey *k) {
         uint32_t tag = tag_of(k->hash);
-        const CacheSet *set;
+        const CacheSet *set = set_of(c, tag);
 
-        if (!c->sets)
-                return NULL;
-        set = set_of(c, tag);
         for (unsigned m = set_match(set, tag); m != 0; m &= m - 1) {
                 CacheRecord *rec = record_at(c, set->record[__builtin_ctz(m)]);
                 const char *t = (const char *) (rec + 1);
@@ -240,7 +252,7 @@ static _always_inline_ CacheRecord *find(const PredictCache *c, const PredictSco
 /* The ages of all answers start over when the counter wraps (the order of
  * use is forgotten once, nothing else). */
 static void __attribute__((noinline)) ticks_restart(PredictCache *c) {
-        for (size_t i = 0; c->sets && i < c->n_sets; i++)
+        for (size_t i = 0; i < c->n_sets; i++)
                 for (unsigned w = 0; w < CACHE_WAYS; w++)
                         if (c->sets[i].tag[w])
                                 record_at(c, c->sets[i].record[w])->tick = 0;
@@ -276,7 +288,7 @@ static int arena_reserve(PredictCache *c, size_t n) {
         t = a = malloc(size);
         if (!a)
                 return -ENOMEM;
-        for (size_t i = 0; c->sets && i < c->n_sets; i++)
+        for (size_t i = 0; i < c->n_sets; i++)
                 for (unsigned w = 0; w < CACHE_WAYS; w++) {
                         size_t l;
 
@@ -325,6 +337,7 @@ static void table_grow(PredictCache *c) {
                         }
         }
         c->n_sets = 2 * n;
+        c->set_mask = c->n_sets - 1;
 }
 
 static bool set_full(const CacheSet *set) {
@@ -374,11 +387,14 @@ static int slot_for(PredictCache *c, uint32_t tag, CacheSet **ret_set, unsigned 
         CacheSet *set;
         unsigned m;
 
-        if (!c->sets) {
-                c->sets = calloc(CACHE_SETS_MAX, sizeof(CacheSet));
-                if (!c->sets)
+        if (!table_allocated(c)) {
+                CacheSet *sets = calloc(CACHE_SETS_MAX, sizeof(CacheSet));
+
+                if (!sets)
                         return -ENOMEM;
+                c->sets = sets;
                 c->n_sets = CACHE_SETS_MIN;
+                c->set_mask = CACHE_SETS_MIN - 1;
         }
         set = set_of(c, tag);
         while (c->n_sets < CACHE_SETS_MAX && (c->n_live >= c->n_sets * CACHE_WAYS / 2 || set_full(set))) {
@@ -432,13 +448,21 @@ static void store(PredictCache *c, const PredictScope *s, const LineKey *k, cons
 }
 
 PredictCache *predict_cache_new(void) {
-        return calloc(1, sizeof(PredictCache));
+        PredictCache *c = calloc(1, sizeof(PredictCache));
+
+        if (c) {
+                /* Not written to: slot_for() replaces it first. */
+                c->sets = (CacheSet *) &no_sets;
+                c->n_sets = 1;
+        }
+        return c;
 }
 
 PredictCache *predict_cache_free(PredictCache *c) {
         if (!c)
                 return NULL;
-        free(c->sets);
+        if (table_allocated(c))
+                free(c->sets);
         free(c->arena);
         free(c->block);
         free(c);
@@ -488,7 +512,8 @@ static bool named_key(const PredictScope *s, const LineKey *k, LineKey *ret) {
 
 /* A line whose answer depends on the unit name: looked up again with the
  * name, judged and stored under it if not there. */
-static int __attribute__((noinline)) named_judge(PredictCache *c, const PredictScope *s, const LineKey *k, Judgement *ret) {
+static int __attribute__((noinline)) named_judge(PredictCache *c, const PredictScope *s, Judgement *ret) {
+        const LineKey *k = &c->line;
         CacheRecord *rec;
         LineKey n;
         int r;
@@ -514,7 +539,8 @@ static int __attribute__((noinline)) named_judge(PredictCache *c, const PredictS
 /* A line not in the memo: judged, and stored; one whose answer depends on
  * the unit name is stored twice, as such under the line's own key and with
  * its answer under the key with the name. */
-static int __attribute__((noinline)) miss(PredictCache *c, const PredictScope *s, const LineKey *k, Judgement *ret) {
+static int __attribute__((noinline)) miss(PredictCache *c, const PredictScope *s, Judgement *ret) {
+        const LineKey *k = &c->line;
         LineKey n;
         int r;
 
@@ -547,9 +573,11 @@ void predict_cache_scope(PredictScope *s, const JudgeContext *ctx, DirectiveSect
                 .section_len = section_id >= 0 ? 0 : strlen(section),
                 .meta = (uint64_t) ctx->version | (uint64_t) (type + 1) << 10 | (uint64_t) (section_id + 1) << 15,
         };
-        s->memo = ctx->version <= META_VERSION_MAX && s->section_len <= META_SECTION_LEN_MAX;
-        if (!s->memo)
-                return;
+        if (ctx->version > META_VERSION_MAX || s->section_len > META_SECTION_LEN_MAX)
+                return; /* line_end 0: no line is memoized */
+        /* The key and the value of a memoized line are shorter than this
+         * together (which also keeps the value within its bits of meta). */
+        s->line_end = PREDICT_CACHE_MAX_LINE + 1 - s->section_len;
         s->meta |= (uint64_t) s->section_len << META_SECTION_LEN_SHIFT;
         s->seed = hash_text(fold(s->meta ^ HASH_K0, HASH_K2), section, s->section_len);
 }
@@ -557,17 +585,16 @@ void predict_cache_scope(PredictScope *s, const JudgeContext *ctx, DirectiveSect
 int predict_cache_judge(PredictCache *c, const PredictScope *s, const char *key, size_t key_len, const char *value,
                         size_t value_len, Judgement *ret) {
         CacheRecord *rec;
-        LineKey k;
 
         if (!value) {
                 value = "";
                 value_len = 0;
         }
-        if (!c || !s->memo || key_len > META_KEY_LEN_MAX || value_len > META_VALUE_LEN_MAX ||
-            s->section_len + key_len + value_len > PREDICT_CACHE_MAX_LINE)
+        /* line_end bounds both lengths (and is 0 for a scope out of range). */
+        if (!c || key_len > META_KEY_LEN_MAX || key_len + value_len >= s->line_end)
                 return judge_assignment_in(s->ctx, s->section_id, s->section, key, value, ret);
 
-        k = (LineKey) {
+        c->line = (LineKey) {
                 .hash = hash_text(hash_text(s->seed, key, key_len), value, value_len),
                 .meta = s->meta | (uint64_t) key_len << META_KEY_LEN_SHIFT |
                         (uint64_t) value_len << META_VALUE_LEN_SHIFT,
@@ -576,11 +603,11 @@ int predict_cache_judge(PredictCache *c, const PredictScope *s, const char *key,
                 .key_len = key_len,
                 .value_len = value_len,
         };
-        rec = find(c, s, &k);
+        rec = find(c, s, &c->line);
         if (!rec)
-                return miss(c, s, &k, ret);
+                return miss(c, s, ret);
         if (rec->flags & FLAG_NAMED)
-                return named_judge(c, s, &k, ret);
+                return named_judge(c, s, ret);
         touch(c, rec);
         c->hits++;
         return answer(rec, ret);
@@ -592,7 +619,7 @@ void predict_cache_stats(const PredictCache *c, size_t *ret_hits, size_t *ret_mi
 }
 
 size_t predict_cache_capacity(const PredictCache *c) {
-        return c && c->sets ? c->n_sets * CACHE_WAYS : 0;
+        return c && table_allocated(c) ? c->n_sets * CACHE_WAYS : 0;
 }
 
 size_t predict_cache_size(const PredictCache *c) {

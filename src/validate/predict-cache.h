@@ -50,7 +50,7 @@ typedef struct PredictScope {
         size_t section_len; /* 0 for a section with an id (the id names it) */
         uint64_t meta;      /* the packed key's common part */
         uint64_t seed;      /* its hash */
-        bool memo;          /* false: out of the memo's range, judged every time */
+        size_t line_end;    /* key_len + value_len must be below it; 0: nothing memoized */
 } PredictScope;
 
 /* The scope of the lines of section (section_id its
