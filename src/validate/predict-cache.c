@@ -56,12 +56,16 @@ enum {
 #define ARENA_MIN (256u * 1024u) /* allocated at first use; touched as filled */
 #define ARENA_MAX (UINT32_MAX / 2)
 
-/* A line's key: its scope's, the lengths of its texts, and (for a value
- * whose answer depends on it) the unit name. */
+/* A line's key: its scope's, the lengths of its texts, the texts, and
+ * (for a value whose answer depends on it) the unit name. The key and the
+ * value are hashed and compared as one text, "key\0value": the parser
+ * leaves them so (the '=' between overwritten), other callers' lines are
+ * copied that way. The lengths in meta tell where the value starts. */
 typedef struct LineKey {
         uint64_t hash, meta;
-        const char *key, *value, *unit;
-        size_t key_len, value_len, unit_len;
+        const char *text, *unit;
+        size_t text_len, unit_len;
+        const char *key, *value; /* for the judge */
 } LineKey;
 
 struct PredictCache {
@@ -79,6 +83,7 @@ struct PredictCache {
          * functions of the slow paths, which the lookup then reaches by a
          * jump, with no registers of its own to save. */
         LineKey line;
+        char line_copy[PREDICT_CACHE_MAX_LINE + 1]; /* "key\0value" of a line not in that shape */
 };
 
 /* The table before the first answer is stored: one empty set, never
@@ -135,6 +140,8 @@ static inline uint64_t fold(uint64_t a, uint64_t b) {
  * block is the last sixteen bytes (overlapping the one before) when there
  * are that many, else built from smaller loads that read no byte past
  * s + n. The length goes in with the last block. */
+#define _unlikely_(x) __builtin_expect(!!(x), 0)
+
 static _always_inline_ uint64_t hash_text(uint64_t h, const char *s, size_t n) {
         uint64_t a, b;
 
@@ -205,8 +212,8 @@ static inline CacheRecord *record_at(const PredictCache *c, uint32_t offset) {
 }
 
 static size_t key_text_size(uint64_t meta) {
-        /* The lengths are in meta. */
-        return (meta >> META_SECTION_LEN_SHIFT & META_SECTION_LEN_MAX) +
+        /* The lengths are in meta; a NUL is between key and value. */
+        return 1 + (meta >> META_SECTION_LEN_SHIFT & META_SECTION_LEN_MAX) +
                (meta >> META_KEY_LEN_SHIFT & META_KEY_LEN_MAX) +
                (meta >> META_VALUE_LEN_SHIFT & META_VALUE_LEN_MAX) +
                (meta >> META_UNIT_LEN_SHIFT & META_UNIT_LEN_MAX);
@@ -240,9 +247,8 @@ static _always_inline_ CacheRecord *find(const PredictCache *c, const PredictSco
                 if (rec->meta != k->meta || (s->section_len > 0 && !text_equal(t, s->section, s->section_len)))
                         continue;
                 t += s->section_len;
-                if (!text_equal(t, k->key, k->key_len) || !text_equal(t + k->key_len, k->value, k->value_len))
-                        continue;
-                if (k->unit_len > 0 && !text_equal(t + k->key_len + k->value_len, k->unit, k->unit_len))
+                if (!text_equal(t, k->text, k->text_len) ||
+                    (k->unit_len > 0 && !text_equal(t + k->text_len, k->unit, k->unit_len)))
                         continue;
                 return rec;
         }
@@ -260,7 +266,7 @@ static void __attribute__((noinline)) ticks_restart(PredictCache *c) {
 }
 
 static inline void touch(PredictCache *c, CacheRecord *rec) {
-        if (__builtin_expect(++c->tick == 0, 0))
+        if (_unlikely_(++c->tick == 0))
                 ticks_restart(c);
         rec->tick = c->tick;
 }
@@ -415,7 +421,7 @@ static int slot_for(PredictCache *c, uint32_t tag, CacheSet **ret_set, unsigned 
  * answer is not kept: the memo only forgets. */
 static void store(PredictCache *c, const PredictScope *s, const LineKey *k, const Judgement *j, uint32_t flags) {
         size_t message_size = j && j->message ? strlen(j->message) + 1 : 0;
-        size_t size = record_size(s->section_len + k->key_len + k->value_len + k->unit_len, message_size);
+        size_t size = record_size(s->section_len + k->text_len + k->unit_len, message_size);
         uint32_t tag = tag_of(k->hash);
         CacheRecord *rec;
         CacheSet *set;
@@ -436,8 +442,7 @@ static void store(PredictCache *c, const PredictScope *s, const LineKey *k, cons
         touch(c, rec);
         t = (char *) (rec + 1);
         t = append(t, s->section, s->section_len);
-        t = append(t, k->key, k->key_len);
-        t = append(t, k->value, k->value_len);
+        t = append(t, k->text, k->text_len);
         t = append(t, k->unit, k->unit_len);
         append(t, message_size > 0 ? j->message : NULL, message_size);
         set->tag[w] = tag;
@@ -492,7 +497,9 @@ static int judge(const PredictScope *s, const LineKey *k, Judgement *ret) {
  * or an escape that unquoting may turn into one (as "\x25i" in an Exec line
  * or a dependency list). */
 static bool value_is_named(const LineKey *k) {
-        return memchr(k->value, '%', k->value_len) || memchr(k->value, '\\', k->value_len);
+        size_t n = (size_t) (k->meta >> META_VALUE_LEN_SHIFT & META_VALUE_LEN_MAX);
+
+        return memchr(k->value, '%', n) || memchr(k->value, '\\', n);
 }
 
 /* The key of k with the unit name: NULL if it is too long to be memoized. */
@@ -584,6 +591,8 @@ void predict_cache_scope(PredictScope *s, const JudgeContext *ctx, DirectiveSect
 
 int predict_cache_judge(PredictCache *c, const PredictScope *s, const char *key, size_t key_len, const char *value,
                         size_t value_len, Judgement *ret) {
+        const char *text;
+        size_t text_len;
         CacheRecord *rec;
 
         if (!value) {
@@ -594,14 +603,23 @@ int predict_cache_judge(PredictCache *c, const PredictScope *s, const char *key,
         if (!c || key_len > META_KEY_LEN_MAX || key_len + value_len >= s->line_end)
                 return judge_assignment_in(s->ctx, s->section_id, s->section, key, value, ret);
 
+        text_len = key_len + 1 + value_len;
+        if (_unlikely_(value != key + key_len + 1 || key[key_len] != '\0')) {
+                /* Not as the parser leaves a line: copied into that shape. */
+                memcpy(c->line_copy, key, key_len);
+                c->line_copy[key_len] = '\0';
+                memcpy(c->line_copy + key_len + 1, value, value_len);
+                text = c->line_copy;
+        } else
+                text = key;
         c->line = (LineKey) {
-                .hash = hash_text(hash_text(s->seed, key, key_len), value, value_len),
+                .hash = hash_text(s->seed, text, text_len),
                 .meta = s->meta | (uint64_t) key_len << META_KEY_LEN_SHIFT |
                         (uint64_t) value_len << META_VALUE_LEN_SHIFT,
+                .text = text,
+                .text_len = text_len,
                 .key = key,
                 .value = value,
-                .key_len = key_len,
-                .value_len = value_len,
         };
         rec = find(c, s, &c->line);
         if (!rec)
