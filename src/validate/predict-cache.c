@@ -200,7 +200,7 @@ static inline unsigned set_match(const CacheSet *set, uint32_t tag) {
 }
 
 static inline uint32_t tag_of(uint64_t hash) {
-        return (uint32_t) (hash >> 32) | 1;
+        return (uint32_t) ((hash * HASH_K0) >> 32) | 1;
 }
 
 static inline CacheSet *set_of(const PredictCache *c, uint32_t tag) {
