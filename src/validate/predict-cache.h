@@ -14,14 +14,18 @@
  * (a specifier) or a '\\' (an escape that unquoting turns into one, as
  * "\x25i" in an Exec line or a dependency list). Values without either
  * never look at the name, so templates, instances and plain units share
- * their answers there.
+ * their answers there. Whether a value has either is found when it is
+ * first judged, and remembered under its key without the name: a lookup
+ * hashes the line once, and only such values are looked up again with
+ * the name. Every answer is given after comparing the whole key.
  *
- * Bounded: 4-way sets, the least recently used slot replaced; the table
- * starts with room for 1024 answers and doubles while it is half full, up
- * to 8192, so that a run over a few hundred distinct units pays for a few
- * pages only. The texts of the keys and the messages are kept in one
- * arena, no allocation per answer. Lines longer than
- * PREDICT_CACHE_MAX_LINE are judged every time. */
+ * Bounded: 8-way sets, the table starts with room for 1024 answers and
+ * doubles while it is half full or when a line's set is full, up to 16384
+ * slots, so that a run over a few hundred distinct units pays for a few
+ * pages only and no answer is dropped before then; it holds at most 8192
+ * answers, the least recently used ones replaced. The texts of the keys
+ * and the messages are kept in one arena, no allocation per answer. Lines
+ * longer than PREDICT_CACHE_MAX_LINE are judged every time. */
 
 #include <stdbool.h>
 #include <stdint.h>
