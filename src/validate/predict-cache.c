@@ -4,46 +4,50 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__) && !defined(PREDICT_CACHE_SCALAR)
+#include <emmintrin.h>
+#endif
 
 #include "basic/macro.h"
 #include "predict-cache.h"
 #include "unit-name.h"
 
-/* The table: sets of four slots of 16 bytes, one cache line per set. Its
- * full size is allocated at once (calloc() of that much maps zero pages
- * the kernel provides when first touched) and used from the start: a run
- * over a few hundred distinct units touches the first few pages only. The
- * sets in use double in place while they are half full: the entries of
- * set i stay there or move to set i + n_sets, by the next bit of their
- * hash. */
-#define CACHE_WAYS 4
-#define CACHE_SETS_MIN 256
-#define CACHE_SETS_MAX 2048 /* 8192 answers at most */
+/* The table: sets of eight slots, one cache line per set, a slot being a
+ * 32-bit tag (from the key's hash) and the offset of its record in the
+ * arena. Its full size is allocated at once (calloc() of that much maps
+ * zero pages the kernel provides when first touched) and used from the
+ * start: a run over a few hundred distinct units touches the first few
+ * pages only. The sets in use double in place while they are half full,
+ * and also when a line's set is full: the table grows rather than drop an
+ * answer while it can. The entries of set i stay there or move to set
+ * i + n_sets, by the next bit of their tag. At its largest, a full set
+ * drops its least recently used answer; and the answers are at most
+ * CACHE_LIVE_MAX, half the slots, so that few sets are ever full. */
+#define CACHE_WAYS 8
+#define CACHE_SETS_MIN 128
+#define CACHE_SETS_MAX 2048
+#define CACHE_LIVE_MAX 8192
 
-typedef struct CacheEntry {
-        uint32_t hash;   /* the low bits of the key's hash; the lowest pick the set */
-        uint32_t record; /* arena offset of the entry's record + 1; 0: the slot is empty */
-        uint64_t meta;   /* everything of the key but the text (make_key()) */
-} CacheEntry;
+typedef struct CacheSet {
+        uint32_t tag[CACHE_WAYS];    /* the hash's high half with bit 0 set; 0: the slot is empty */
+        uint32_t record[CACHE_WAYS]; /* the record's arena offset */
+} CacheSet;
 
 /* An entry's record in the arena: this header, the texts of the key
  * (section, key, value, unit name: the lengths are in meta, no NULs), then
- * the message with its NUL when there is one; padded to four bytes. */
+ * the message with its NUL when there is one; padded to eight bytes. */
 typedef struct CacheRecord {
-        uint32_t tick;      /* last use (least recently used slot of a set replaced) */
-        uint16_t directive; /* directive_get() index + 1, 0 for none */
-        uint8_t verdict;
-        uint8_t flags;
+        uint64_t meta;       /* everything of the key but the texts (scope meta and line_meta()) */
+        uint32_t tick;       /* last use (least recently used slot of a set replaced) */
+        uint32_t flags;
+        Judgement judgement; /* the answer as judged, with message NULL */
 } CacheRecord;
 
 enum {
-        FLAG_INVALID = 1 << 0,
-        FLAG_DASH_ESCAPED = 1 << 1,
-        FLAG_DEFERRED = 1 << 2,
-        FLAG_NAMES_ROOT = 1 << 3,
-        FLAG_PARTIAL = 1 << 4,
-        FLAG_MACHINE = 1 << 5,
-        FLAG_MESSAGE = 1 << 6,
+        /* The value has a '%' or a '\\': the answer depends on the unit
+         * name too, and is under the key with the name (named_judge()). */
+        FLAG_NAMED = 1 << 0,
+        FLAG_MESSAGE = 1 << 1,
 };
 
 /* The arena of records: appended to; a replaced record stays until the
@@ -52,43 +56,62 @@ enum {
 #define ARENA_MIN (256u * 1024u) /* allocated at first use; touched as filled */
 #define ARENA_MAX (UINT32_MAX / 2)
 
+/* A line's key: its scope's, the lengths of its texts, the texts, and
+ * (for a value whose answer depends on it) the unit name. The key and the
+ * value are hashed and compared as one text, "key\0value": the parser
+ * leaves them so (the '=' between overwritten), other callers' lines are
+ * copied that way. The lengths in meta tell where the value starts. */
+typedef struct LineKey {
+        uint64_t hash, meta;
+        const char *text, *unit;
+        size_t text_len, unit_len;
+        const char *key, *value; /* for the judge */
+} LineKey;
+
 struct PredictCache {
-        CacheEntry *entries; /* CACHE_SETS_MAX * CACHE_WAYS, allocated on first use */
-        size_t n_sets;       /* in use */
+        CacheSet *sets; /* CACHE_SETS_MAX of them, allocated on first store; till then no_sets */
+        size_t n_sets;  /* in use, a power of two */
+        size_t set_mask; /* n_sets - 1 */
         size_t n_live;
         uint32_t tick;
         char *arena;
         size_t arena_size, arena_used, arena_live;
-        const Directive *directives; /* directive_get(0): records hold indexes */
         size_t hits, misses;
         void *block;
         size_t block_size;
+        /* The line being looked up: kept here rather than passed to the
+         * functions of the slow paths, which the lookup then reaches by a
+         * jump, with no registers of its own to save. */
+        LineKey line;
+        char line_copy[PREDICT_CACHE_MAX_LINE + 1]; /* "key\0value" of a line not in that shape */
 };
 
-/* What the memo is keyed on, measured once. */
-typedef struct CacheKey {
-        uint64_t hash, meta;
-        const char *section, *key, *value, *unit;
-        size_t section_len, key_len, value_len, unit_len;
-} CacheKey;
+/* The table before the first answer is stored: one empty set, never
+ * written to (slot_for() allocates the table). */
+static const CacheSet no_sets;
+
+static bool table_allocated(const PredictCache *c) {
+        return c->sets != &no_sets;
+}
 
 /* The parts of the key that are not text, with the lengths of the texts,
- * packed in one word: a candidate is rejected in two compares. Longer
- * texts or versions out of range are not memoized. */
+ * packed in one word: a candidate is rejected in one compare. Longer texts
+ * or versions out of range are not memoized. */
 #define META_VERSION_MAX 1023u
 #define META_SECTION_LEN_MAX 255u
 #define META_KEY_LEN_MAX 255u
 #define META_VALUE_LEN_MAX 4095u
 #define META_UNIT_LEN_MAX 511u
+#define META_NAMED (UINT64_C(1) << 20)    /* keyed on the unit name as well */
+#define META_HAS_UNIT (UINT64_C(1) << 21) /* and the unit has a name (NULL and "" differ) */
+#define META_SECTION_LEN_SHIFT 22
+#define META_KEY_LEN_SHIFT 30
+#define META_VALUE_LEN_SHIFT 38
+#define META_UNIT_LEN_SHIFT 50
 
-#define HASH_MUL UINT64_C(0x9e3779b97f4a7c15)
-#define ONES UINT64_C(0x0101010101010101)
-#define HIGHS UINT64_C(0x8080808080808080)
-
-/* Whether any byte of w is zero (exact, with the borrow masked off). */
-static inline uint64_t has_zero(uint64_t w) {
-        return (w - ONES) & ~w & HIGHS;
-}
+#define HASH_K0 UINT64_C(0x9e3779b97f4a7c15)
+#define HASH_K1 UINT64_C(0xd6e8feb86659fd93)
+#define HASH_K2 UINT64_C(0xa0761d6478bd642f)
 
 static inline uint64_t load8(const char *p) {
         uint64_t w;
@@ -97,144 +120,158 @@ static inline uint64_t load8(const char *p) {
         return w;
 }
 
-/* The last n % 8 bytes of the n at p, in one word, without reading past
- * them: the last eight bytes (overlapping the words before) when there
- * are that many, else all of them from a few smaller loads (zero bytes
- * elsewhere). Every byte is in the word, so is any '%'. */
-static inline uint64_t load_tail(const char *p, size_t n) {
-        uint32_t a, b;
+static inline uint64_t load4(const char *p) {
+        uint32_t w;
 
+        memcpy(&w, p, 4);
+        return w;
+}
+
+/* The full 128-bit product of a and b folded to 64 bits: every bit of
+ * either reaches most bits of the result, in one multiplication. */
+static inline uint64_t fold(uint64_t a, uint64_t b) {
+        unsigned __int128 p = (unsigned __int128) a * b;
+
+        return (uint64_t) p ^ (uint64_t) (p >> 64);
+}
+
+/* The n bytes at s hashed into h, sixteen at a time: lines are hashed by
+ * the ten thousand, and most keys and many values are one block. The last
+ * block is the last sixteen bytes (overlapping the one before) when there
+ * are that many, else built from smaller loads that read no byte past
+ * s + n. The length goes in with the last block. */
+#define _unlikely_(x) __builtin_expect(!!(x), 0)
+
+static _always_inline_ uint64_t hash_text(uint64_t h, const char *s, size_t n) {
+        uint64_t a, b;
+
+        if (n > 16) {
+                for (size_t i = 0; i + 16 < n; i += 16)
+                        h = fold(load8(s + i) ^ h, load8(s + i + 8) ^ HASH_K1);
+                a = load8(s + n - 16);
+                b = load8(s + n - 8);
+        } else if (n >= 8) {
+                a = load8(s);
+                b = load8(s + n - 8);
+        } else if (n >= 4) {
+                a = load4(s);
+                b = load4(s + n - 4);
+        } else if (n > 0) {
+                a = (uint64_t) (unsigned char) s[0] << 16 | (uint64_t) (unsigned char) s[n >> 1] << 8 |
+                    (unsigned char) s[n - 1];
+                b = 0;
+        } else
+                a = b = 0;
+        return fold(a ^ h, b ^ HASH_K1 ^ n);
+}
+
+/* Equal bytes, sixteen at a time, inline: most texts compared are short.
+ * The same loads as hash_text(), none past a + n or b + n. */
+static _always_inline_ bool text_equal(const char *a, const char *b, size_t n) {
+        if (n > 16) {
+                for (size_t i = 0; i + 16 < n; i += 16)
+                        if (((load8(a + i) ^ load8(b + i)) | (load8(a + i + 8) ^ load8(b + i + 8))) != 0)
+                                return false;
+                return ((load8(a + n - 16) ^ load8(b + n - 16)) | (load8(a + n - 8) ^ load8(b + n - 8))) == 0;
+        }
         if (n >= 8)
-                return load8(p + n - 8);
-        if (n >= 4) {
-                memcpy(&a, p, 4);
-                memcpy(&b, p + n - 4, 4);
-                return (uint64_t) a << 32 | b;
-        }
-        if (n == 0)
-                return 0;
-        return (uint64_t) (unsigned char) p[0] << 16 | (uint64_t) (unsigned char) p[n >> 1] << 8 |
-               (unsigned char) p[n - 1];
+                return ((load8(a) ^ load8(b)) | (load8(a + n - 8) ^ load8(b + n - 8))) == 0;
+        if (n >= 4)
+                return ((load4(a) ^ load4(b)) | (load4(a + n - 4) ^ load4(b + n - 4))) == 0;
+        return n == 0 || (a[0] == b[0] && a[n >> 1] == b[n >> 1] && a[n - 1] == b[n - 1]);
 }
 
-/* n bytes of s, eight at a time: lines are hashed by the ten thousand.
- * With special set, also whether a '%' or a '\\' is among them. */
-static inline uint64_t hash_bytes(uint64_t h, const char *s, size_t n, bool *special) {
-        uint64_t w, any = 0;
-        size_t i;
+/* The slots of set whose tag is tag, as a bit mask. */
+static inline unsigned set_match(const CacheSet *set, uint32_t tag) {
+#if defined(__SSE2__) && !defined(PREDICT_CACHE_SCALAR)
+        __m128i t = _mm_set1_epi32((int) tag);
+        __m128i lo = _mm_cmpeq_epi32(_mm_load_si128((const __m128i *) (const void *) set->tag), t);
+        __m128i hi = _mm_cmpeq_epi32(_mm_load_si128((const __m128i *) (const void *) (set->tag + 4)), t);
 
-        for (i = 0; i + 8 <= n; i += 8) {
-                w = load8(s + i);
-                if (special)
-                        any |= has_zero(w ^ ('%' * ONES)) | has_zero(w ^ ('\\' * ONES));
-                h = (h ^ w) * HASH_MUL;
-                h ^= h >> 31;
-        }
-        w = i < n ? load_tail(s, n) : 0;
-        if (special) {
-                any |= has_zero(w ^ ('%' * ONES)) | has_zero(w ^ ('\\' * ONES));
-                *special = any != 0;
-        }
-        h = (h ^ w ^ (uint64_t) n << 56) * HASH_MUL;
-        return h ^ (h >> 31);
+        /* Each 32-bit lane is all ones or zero: packed to one byte each. */
+        return (unsigned) _mm_movemask_epi8(_mm_packs_epi16(_mm_packs_epi32(lo, hi), _mm_setzero_si128()));
+#else
+        unsigned m = 0;
+
+        for (unsigned w = 0; w < CACHE_WAYS; w++)
+                m |= (unsigned) (set->tag[w] == tag) << w;
+        return m;
+#endif
 }
 
-/* Equal bytes, eight at a time, inline: most strings compared are short. */
-static inline bool bytes_equal(const char *a, const char *b, size_t n) {
-        size_t i;
-
-        for (i = 0; i + 8 <= n; i += 8)
-                if (load8(a + i) != load8(b + i))
-                        return false;
-        return i == n || load_tail(a, n) == load_tail(b, n);
+/* The tag, whose bits above bit 0 also pick the set. Multiplied once more
+ * first: taken straight from hash_text()'s bits, one set of the bench
+ * stream's got ten answers out of 3,200 and dropped some all the time. */
+static inline uint32_t tag_of(uint64_t hash) {
+        return (uint32_t) ((hash * HASH_K0) >> 32) | 1;
 }
 
-/* A section systemd knows is keyed by its id (which names it exactly),
- * any other one by its text. Returns false when the line is not to be
- * memoized (too long). */
-static bool make_key(const JudgeContext *ctx, UnitType type, DirectiveSection section_id, const char *section,
-                     const char *key, size_t key_len, const char *value, size_t value_len, CacheKey *k) {
-        uint64_t h;
-        bool special;
-
-        k->section = section_id >= 0 ? "" : section;
-        k->section_len = section_id >= 0 ? 0 : strlen(section);
-        k->key = key;
-        k->key_len = key_len;
-        k->value = value;
-        k->value_len = value_len;
-        if (ctx->version > META_VERSION_MAX || k->section_len > META_SECTION_LEN_MAX ||
-            k->key_len > META_KEY_LEN_MAX || k->value_len > META_VALUE_LEN_MAX ||
-            k->section_len + k->key_len + k->value_len > PREDICT_CACHE_MAX_LINE)
-                return false;
-
-        h = hash_bytes(HASH_MUL, key, k->key_len, NULL);
-        if (k->section_len > 0)
-                h = hash_bytes(h, section, k->section_len, NULL);
-        /* A specifier, or an escape that may become one: the unit name counts. */
-        h = hash_bytes(h, value, k->value_len, &special);
-        k->unit = special ? ctx->unit_name : NULL;
-        k->unit_len = k->unit ? strlen(k->unit) : 0;
-        if (k->unit_len > META_UNIT_LEN_MAX)
-                return false;
-        if (k->unit)
-                h = hash_bytes(h, k->unit, k->unit_len, NULL);
-
-        k->meta = (uint64_t) ctx->version | (uint64_t) (type + 1) << 10 | (uint64_t) (section_id + 1) << 15 |
-                  (uint64_t) special << 20 | (uint64_t) (k->unit != NULL) << 21 | (uint64_t) k->section_len << 22 |
-                  (uint64_t) k->key_len << 30 | (uint64_t) k->value_len << 38 | (uint64_t) k->unit_len << 50;
-        /* Fold the high bits into the low ones, which pick the set. */
-        h ^= k->meta * HASH_MUL;
-        h ^= h >> 29;
-        h *= UINT64_C(0xbf58476d1ce4e5b9);
-        h ^= h >> 32;
-        k->hash = h;
-        return true;
+static inline CacheSet *set_of(const PredictCache *c, uint32_t tag) {
+        return &c->sets[(tag >> 1) & c->set_mask];
 }
 
-static CacheRecord *record_of(const PredictCache *c, const CacheEntry *e) {
-        return (CacheRecord *) (c->arena + e->record - 1);
+static inline CacheRecord *record_at(const PredictCache *c, uint32_t offset) {
+        return (CacheRecord *) (void *) (c->arena + offset);
 }
 
 static size_t key_text_size(uint64_t meta) {
-        /* The lengths are in meta (make_key()). */
-        return (meta >> 22 & META_SECTION_LEN_MAX) + (meta >> 30 & META_KEY_LEN_MAX) +
-               (meta >> 38 & META_VALUE_LEN_MAX) + (meta >> 50 & META_UNIT_LEN_MAX);
+        /* The lengths are in meta; a NUL is between key and value. */
+        return 1 + (meta >> META_SECTION_LEN_SHIFT & META_SECTION_LEN_MAX) +
+               (meta >> META_KEY_LEN_SHIFT & META_KEY_LEN_MAX) +
+               (meta >> META_VALUE_LEN_SHIFT & META_VALUE_LEN_MAX) +
+               (meta >> META_UNIT_LEN_SHIFT & META_UNIT_LEN_MAX);
 }
 
 static size_t record_size(size_t text_size, size_t message_size) {
-        return (sizeof(CacheRecord) + text_size + message_size + 3) & ~(size_t) 3;
+        return (sizeof(CacheRecord) + text_size + message_size + 7) & ~(size_t) 7;
 }
 
-static const char *record_message(const CacheRecord *rec, uint64_t meta) {
-        return rec->flags & FLAG_MESSAGE ? (const char *) (rec + 1) + key_text_size(meta) : NULL;
+static const char *record_message(const CacheRecord *rec) {
+        return rec->flags & FLAG_MESSAGE ? (const char *) (rec + 1) + key_text_size(rec->meta) : NULL;
 }
 
-static size_t entry_record_size(const PredictCache *c, const CacheEntry *e) {
-        const CacheRecord *rec = record_of(c, e);
-        const char *m = record_message(rec, e->meta);
+static size_t stored_record_size(const CacheRecord *rec) {
+        const char *m = record_message(rec);
 
-        return record_size(key_text_size(e->meta), m ? strlen(m) + 1 : 0);
+        return record_size(key_text_size(rec->meta), m ? strlen(m) + 1 : 0);
 }
 
-static bool entry_matches(const PredictCache *c, const CacheEntry *e, const CacheKey *k) {
-        const char *t;
+/* The record of k, or NULL. */
+static _always_inline_ CacheRecord *find(const PredictCache *c, const PredictScope *s, const LineKey *k) {
+        uint32_t tag = tag_of(k->hash);
+        const CacheSet *set = set_of(c, tag);
 
-        if (e->hash != (uint32_t) k->hash || e->meta != k->meta)
-                return false;
-        /* Most lines are in a known section (no text) of a unit whose
-         * name does not count. */
-        t = (const char *) (record_of(c, e) + 1);
-        if (k->section_len > 0 && !bytes_equal(t, k->section, k->section_len))
-                return false;
-        t += k->section_len;
-        if (!bytes_equal(t, k->key, k->key_len))
-                return false;
-        t += k->key_len;
-        if (!bytes_equal(t, k->value, k->value_len))
-                return false;
-        t += k->value_len;
-        return k->unit_len == 0 || bytes_equal(t, k->unit, k->unit_len);
+        for (unsigned m = set_match(set, tag); m != 0; m &= m - 1) {
+                CacheRecord *rec = record_at(c, set->record[__builtin_ctz(m)]);
+                const char *t = (const char *) (rec + 1);
+
+                /* Most lines are in a known section (no text) of a unit
+                 * whose name does not count. */
+                if (rec->meta != k->meta || (s->section_len > 0 && !text_equal(t, s->section, s->section_len)))
+                        continue;
+                t += s->section_len;
+                if (!text_equal(t, k->text, k->text_len) ||
+                    (k->unit_len > 0 && !text_equal(t + k->text_len, k->unit, k->unit_len)))
+                        continue;
+                return rec;
+        }
+        return NULL;
+}
+
+/* The ages of all answers start over when the counter wraps (the order of
+ * use is forgotten once, nothing else). */
+static void __attribute__((noinline)) ticks_restart(PredictCache *c) {
+        for (size_t i = 0; i < c->n_sets; i++)
+                for (unsigned w = 0; w < CACHE_WAYS; w++)
+                        if (c->sets[i].tag[w])
+                                record_at(c, c->sets[i].record[w])->tick = 0;
+        c->tick = 1;
+}
+
+static inline void touch(PredictCache *c, CacheRecord *rec) {
+        if (_unlikely_(++c->tick == 0))
+                ticks_restart(c);
+        rec->tick = c->tick;
 }
 
 /* Room for n more bytes at the end of the arena (see ARENA_MIN). */
@@ -260,17 +297,17 @@ static int arena_reserve(PredictCache *c, size_t n) {
         t = a = malloc(size);
         if (!a)
                 return -ENOMEM;
-        for (size_t i = 0; c->entries && i < c->n_sets * CACHE_WAYS; i++) {
-                CacheEntry *e = &c->entries[i];
-                size_t l;
+        for (size_t i = 0; i < c->n_sets; i++)
+                for (unsigned w = 0; w < CACHE_WAYS; w++) {
+                        size_t l;
 
-                if (!e->record)
-                        continue;
-                l = entry_record_size(c, e);
-                memcpy(t, record_of(c, e), l);
-                e->record = (uint32_t) (t - a) + 1;
-                t += l;
-        }
+                        if (!c->sets[i].tag[w])
+                                continue;
+                        l = stored_record_size(record_at(c, c->sets[i].record[w]));
+                        memcpy(t, record_at(c, c->sets[i].record[w]), l);
+                        c->sets[i].record[w] = (uint32_t) (t - a);
+                        t += l;
+                }
         free(c->arena);
         c->arena = a;
         c->arena_size = size;
@@ -284,187 +321,317 @@ static char *append(char *at, const char *s, size_t n) {
         return at + n;
 }
 
-static void entry_drop(PredictCache *c, CacheEntry *e) {
-        if (!e->record)
-                return;
-        c->arena_live -= entry_record_size(c, e);
+static void slot_drop(PredictCache *c, CacheSet *set, unsigned w) {
+        c->arena_live -= stored_record_size(record_at(c, set->record[w]));
         c->n_live--;
-        *e = (CacheEntry) {};
+        set->tag[w] = 0;
+        set->record[w] = 0;
 }
 
-/* Stores j for k in e (emptied first). On OOM the slot stays empty: the
- * memo only forgets. */
-static void entry_store(PredictCache *c, CacheEntry *e, const CacheKey *k, const Judgement *j) {
-        size_t message_size = j->message ? strlen(j->message) + 1 : 0;
-        size_t size = record_size(k->section_len + k->key_len + k->value_len + k->unit_len, message_size);
-        CacheRecord *rec;
-        char *t;
-
-        entry_drop(c, e);
-        if (arena_reserve(c, size) < 0)
-                return;
-        rec = (CacheRecord *) (c->arena + c->arena_used);
-        *rec = (CacheRecord) {
-                .tick = c->tick,
-                .directive = j->directive ? (uint16_t) (j->directive - c->directives + 1) : 0,
-                .verdict = (uint8_t) j->verdict,
-                .flags = (j->invalid ? FLAG_INVALID : 0) | (j->dash_escaped ? FLAG_DASH_ESCAPED : 0) |
-                         (j->deferred ? FLAG_DEFERRED : 0) | (j->names_root ? FLAG_NAMES_ROOT : 0) |
-                         (j->partial ? FLAG_PARTIAL : 0) | (j->machine ? FLAG_MACHINE : 0) |
-                         (j->message ? FLAG_MESSAGE : 0),
-        };
-        t = (char *) (rec + 1);
-        t = append(t, k->section, k->section_len);
-        t = append(t, k->key, k->key_len);
-        t = append(t, k->value, k->value_len);
-        t = append(t, k->unit, k->unit_len);
-        append(t, j->message, message_size);
-        *e = (CacheEntry) {
-                .hash = (uint32_t) k->hash,
-                .record = (uint32_t) c->arena_used + 1,
-                .meta = k->meta,
-        };
-        c->arena_used += size;
-        c->arena_live += size;
-        c->n_live++;
-}
-
-static CacheEntry *set_of(const PredictCache *c, uint32_t hash) {
-        return &c->entries[(hash & (c->n_sets - 1)) * CACHE_WAYS];
-}
-
-/* The slot of a set to fill: an empty one, else the least recently used. */
-static CacheEntry *least_recent(const PredictCache *c, CacheEntry *set) {
-        CacheEntry *victim = NULL;
-
-        for (size_t w = 0; w < CACHE_WAYS; w++) {
-                if (!set[w].record)
-                        return &set[w];
-                if (!victim || record_of(c, &set[w])->tick < record_of(c, victim)->tick)
-                        victim = &set[w];
-        }
-        return victim;
-}
-
-/* Twice the sets in use: the entries of set i whose next hash bit is set
+/* Twice the sets in use: the entries of set i whose next tag bit is set
  * move to set i + n_sets, which is empty. */
 static void table_grow(PredictCache *c) {
         size_t n = c->n_sets;
 
         for (size_t i = 0; i < n; i++) {
-                CacheEntry *from = &c->entries[i * CACHE_WAYS], *to = &c->entries[(i + n) * CACHE_WAYS];
+                CacheSet *from = &c->sets[i], *to = &c->sets[i + n];
+                unsigned k = 0;
 
-                for (size_t w = 0; w < CACHE_WAYS; w++)
-                        if (from[w].record && (from[w].hash & n)) {
-                                *to++ = from[w];
-                                from[w] = (CacheEntry) {};
+                for (unsigned w = 0; w < CACHE_WAYS; w++)
+                        if (from->tag[w] && (from->tag[w] >> 1 & n)) {
+                                to->tag[k] = from->tag[w];
+                                to->record[k++] = from->record[w];
+                                from->tag[w] = 0;
+                                from->record[w] = 0;
                         }
         }
         c->n_sets = 2 * n;
+        c->set_mask = c->n_sets - 1;
+}
+
+static bool set_full(const CacheSet *set) {
+        return set_match(set, 0) == 0;
+}
+
+/* The least recently used slot among those in use of set. */
+static unsigned least_recent(const PredictCache *c, const CacheSet *set) {
+        unsigned victim = CACHE_WAYS;
+
+        for (unsigned w = 0; w < CACHE_WAYS; w++)
+                if (set->tag[w] && (victim == CACHE_WAYS || record_at(c, set->record[w])->tick <
+                                                                    record_at(c, set->record[victim])->tick))
+                        victim = w;
+        return victim;
+}
+
+/* At CACHE_LIVE_MAX answers, room for one more: the least recently used of
+ * the first CACHE_WAYS answers or more found from the line's set on (the
+ * sets are about half full then: two or three sets). Among that many, the
+ * oldest is hardly ever a recent one, which LRU within one set could not
+ * promise: that set may hold one answer only, the one just asked for. */
+static void make_room(PredictCache *c, size_t first) {
+        CacheSet *victim_set = NULL;
+        unsigned victim = 0, seen = 0;
+
+        for (size_t i = 0; i < c->n_sets && seen < CACHE_WAYS; i++) {
+                CacheSet *set = &c->sets[(first + i) & (c->n_sets - 1)];
+                unsigned w = least_recent(c, set);
+
+                if (w == CACHE_WAYS)
+                        continue;
+                seen += CACHE_WAYS - (unsigned) __builtin_popcount(set_match(set, 0));
+                if (!victim_set ||
+                    record_at(c, set->record[w])->tick < record_at(c, victim_set->record[victim])->tick) {
+                        victim_set = set;
+                        victim = w;
+                }
+        }
+        if (victim_set)
+                slot_drop(c, victim_set, victim);
+}
+
+/* The slot for a new answer of tag: the table grows rather than drop one
+ * while it can. */
+static int slot_for(PredictCache *c, uint32_t tag, CacheSet **ret_set, unsigned *ret_way) {
+        CacheSet *set;
+        unsigned m;
+
+        if (!table_allocated(c)) {
+                CacheSet *sets = calloc(CACHE_SETS_MAX, sizeof(CacheSet));
+
+                if (!sets)
+                        return -ENOMEM;
+                c->sets = sets;
+                c->n_sets = CACHE_SETS_MIN;
+                c->set_mask = CACHE_SETS_MIN - 1;
+        }
+        set = set_of(c, tag);
+        while (c->n_sets < CACHE_SETS_MAX && (c->n_live >= c->n_sets * CACHE_WAYS / 2 || set_full(set))) {
+                table_grow(c);
+                set = set_of(c, tag);
+        }
+        if (set_full(set))
+                slot_drop(c, set, least_recent(c, set));
+        else if (c->n_live >= CACHE_LIVE_MAX)
+                make_room(c, (size_t) (set - c->sets));
+        m = set_match(set, 0);
+        *ret_set = set;
+        *ret_way = (unsigned) __builtin_ctz(m);
+        return 0;
+}
+
+/* Stores j (flags FLAG_NAMED: nothing of it) for k in scope s. On OOM the
+ * answer is not kept: the memo only forgets. */
+static void store(PredictCache *c, const PredictScope *s, const LineKey *k, const Judgement *j, uint32_t flags) {
+        size_t message_size = j && j->message ? strlen(j->message) + 1 : 0;
+        size_t size = record_size(s->section_len + k->text_len + k->unit_len, message_size);
+        uint32_t tag = tag_of(k->hash);
+        CacheRecord *rec;
+        CacheSet *set;
+        unsigned w;
+        char *t;
+
+        if (slot_for(c, tag, &set, &w) < 0 || arena_reserve(c, size) < 0)
+                return;
+        rec = record_at(c, (uint32_t) c->arena_used);
+        *rec = (CacheRecord) {
+                .meta = k->meta,
+                .flags = flags | (message_size > 0 ? FLAG_MESSAGE : 0),
+        };
+        if (j) {
+                rec->judgement = *j;
+                rec->judgement.message = NULL;
+        }
+        touch(c, rec);
+        t = (char *) (rec + 1);
+        t = append(t, s->section, s->section_len);
+        t = append(t, k->text, k->text_len);
+        t = append(t, k->unit, k->unit_len);
+        append(t, message_size > 0 ? j->message : NULL, message_size);
+        set->tag[w] = tag;
+        set->record[w] = (uint32_t) c->arena_used;
+        c->arena_used += size;
+        c->arena_live += size;
+        c->n_live++;
 }
 
 PredictCache *predict_cache_new(void) {
         PredictCache *c = calloc(1, sizeof(PredictCache));
 
-        if (c)
-                c->directives = directive_get(0);
+        if (c) {
+                /* Not written to: slot_for() replaces it first. */
+                c->sets = (CacheSet *) &no_sets;
+                c->n_sets = 1;
+        }
         return c;
 }
 
 PredictCache *predict_cache_free(PredictCache *c) {
         if (!c)
                 return NULL;
-        free(c->entries);
+        if (table_allocated(c))
+                free(c->sets);
         free(c->arena);
         free(c->block);
         free(c);
         return NULL;
 }
 
-/* A copy of a stored judgement, with a message of its own. */
-static int answer(const PredictCache *c, const CacheRecord *rec, uint64_t meta, Judgement *ret) {
-        const char *m = record_message(rec, meta);
-
-        *ret = (Judgement) {
-                .verdict = (Verdict) rec->verdict,
-                .directive = rec->directive ? c->directives + rec->directive - 1 : NULL,
-                .invalid = rec->flags & FLAG_INVALID,
-                .dash_escaped = rec->flags & FLAG_DASH_ESCAPED,
-                .deferred = rec->flags & FLAG_DEFERRED,
-                .names_root = rec->flags & FLAG_NAMES_ROOT,
-                .partial = rec->flags & FLAG_PARTIAL,
-                .machine = rec->flags & FLAG_MACHINE,
-        };
-        if (m && !(ret->message = strdup(m))) {
+static int __attribute__((noinline)) answer_message(const CacheRecord *rec, Judgement *ret) {
+        ret->message = strdup(record_message(rec));
+        if (!ret->message) {
                 *ret = (Judgement) {};
                 return -ENOMEM;
         }
         return 0;
 }
 
-/* The next tick; when the counter wraps, every entry's age starts over
- * (the order of use is forgotten once, nothing else). */
-static void tick(PredictCache *c) {
-        if (++c->tick != 0)
-                return;
-        for (size_t i = 0; i < c->n_sets * CACHE_WAYS; i++)
-                if (c->entries[i].record)
-                        record_of(c, &c->entries[i])->tick = 0;
-        c->tick = 1;
+/* A copy of a stored judgement, with a message of its own. */
+static inline int answer(const CacheRecord *rec, Judgement *ret) {
+        *ret = rec->judgement;
+        return rec->flags & FLAG_MESSAGE ? answer_message(rec, ret) : 0;
 }
 
-int predict_cache_judge(PredictCache *c, const JudgeContext *ctx, DirectiveSection section_id, const char *section,
-                        const char *key, size_t key_len, const char *value, size_t value_len, Judgement *ret) {
-        UnitType type = ctx->type;
-        CacheEntry *set, *victim;
-        CacheKey k;
+static int judge(const PredictScope *s, const LineKey *k, Judgement *ret) {
+        return judge_assignment_in(s->ctx, s->section_id, s->section, k->key, k->value, ret);
+}
+
+/* Whether the value's answer depends on the unit name: it has a specifier,
+ * or an escape that unquoting may turn into one (as "\x25i" in an Exec line
+ * or a dependency list). */
+static bool value_is_named(const LineKey *k) {
+        size_t n = (size_t) (k->meta >> META_VALUE_LEN_SHIFT & META_VALUE_LEN_MAX);
+
+        return memchr(k->value, '%', n) || memchr(k->value, '\\', n);
+}
+
+/* The key of k with the unit name: NULL if it is too long to be memoized. */
+static bool named_key(const PredictScope *s, const LineKey *k, LineKey *ret) {
+        const char *unit = s->ctx->unit_name;
+        size_t n = unit ? strlen(unit) : 0;
+
+        if (n > META_UNIT_LEN_MAX)
+                return false;
+        *ret = *k;
+        ret->unit = unit;
+        ret->unit_len = n;
+        ret->meta |= META_NAMED | (unit ? META_HAS_UNIT : 0) | (uint64_t) n << META_UNIT_LEN_SHIFT;
+        ret->hash = hash_text(k->hash ^ HASH_K2, unit, n);
+        return true;
+}
+
+/* A line whose answer depends on the unit name: looked up again with the
+ * name, judged and stored under it if not there. */
+static int __attribute__((noinline)) named_judge(PredictCache *c, const PredictScope *s, Judgement *ret) {
+        const LineKey *k = &c->line;
+        CacheRecord *rec;
+        LineKey n;
         int r;
+
+        if (!named_key(s, k, &n)) {
+                c->misses++;
+                return judge(s, k, ret);
+        }
+        rec = find(c, s, &n);
+        if (rec) {
+                touch(c, rec);
+                c->hits++;
+                return answer(rec, ret);
+        }
+        c->misses++;
+        r = judge(s, k, ret);
+        if (r < 0)
+                return r;
+        store(c, s, &n, ret, 0);
+        return 0;
+}
+
+/* A line not in the memo: judged, and stored; one whose answer depends on
+ * the unit name is stored twice, as such under the line's own key and with
+ * its answer under the key with the name. */
+static int __attribute__((noinline)) miss(PredictCache *c, const PredictScope *s, Judgement *ret) {
+        const LineKey *k = &c->line;
+        LineKey n;
+        int r;
+
+        c->misses++;
+        r = judge(s, k, ret);
+        if (r < 0)
+                return r;
+        if (!value_is_named(k)) {
+                store(c, s, k, ret, 0);
+                return 0;
+        }
+        store(c, s, k, NULL, FLAG_NAMED);
+        if (named_key(s, k, &n))
+                store(c, s, &n, ret, 0);
+        return 0;
+}
+
+void predict_cache_scope(PredictScope *s, const JudgeContext *ctx, DirectiveSection section_id, const char *section) {
+        UnitType type = ctx->type;
+
+        /* The type the judge itself would use. */
+        if (type < 0 || type >= _UNIT_TYPE_MAX)
+                type = ctx->unit_name ? unit_name_to_type(ctx->unit_name) : _UNIT_TYPE_INVALID;
+        *s = (PredictScope) {
+                .ctx = ctx,
+                .section_id = section_id,
+                .section = section,
+                /* A section systemd knows is keyed by its id (which names
+                 * it exactly), any other one by its text. */
+                .section_len = section_id >= 0 ? 0 : strlen(section),
+                .meta = (uint64_t) ctx->version | (uint64_t) (type + 1) << 10 | (uint64_t) (section_id + 1) << 15,
+        };
+        if (ctx->version > META_VERSION_MAX || s->section_len > META_SECTION_LEN_MAX)
+                return; /* line_end 0: no line is memoized */
+        /* The key and the value of a memoized line are shorter than this
+         * together (which also keeps the value within its bits of meta). */
+        s->line_end = PREDICT_CACHE_MAX_LINE + 1 - s->section_len;
+        s->meta |= (uint64_t) s->section_len << META_SECTION_LEN_SHIFT;
+        s->seed = hash_text(fold(s->meta ^ HASH_K0, HASH_K2), section, s->section_len);
+}
+
+int predict_cache_judge(PredictCache *c, const PredictScope *s, const char *key, size_t key_len, const char *value,
+                        size_t value_len, Judgement *ret) {
+        const char *text;
+        size_t text_len;
+        CacheRecord *rec;
 
         if (!value) {
                 value = "";
                 value_len = 0;
         }
-        if (!c)
-                return judge_assignment_in(ctx, section_id, section, key, value, ret);
-        if (!c->entries) {
-                c->entries = calloc(CACHE_SETS_MAX * CACHE_WAYS, sizeof(CacheEntry));
-                if (!c->entries)
-                        return -ENOMEM;
-                c->n_sets = CACHE_SETS_MIN;
-        }
-        /* The type the judge itself would use. */
-        if (type < 0 || type >= _UNIT_TYPE_MAX)
-                type = ctx->unit_name ? unit_name_to_type(ctx->unit_name) : _UNIT_TYPE_INVALID;
+        /* line_end bounds both lengths (and is 0 for a scope out of range). */
+        if (!c || key_len > META_KEY_LEN_MAX || key_len + value_len >= s->line_end)
+                return judge_assignment_in(s->ctx, s->section_id, s->section, key, value, ret);
 
-        if (!make_key(ctx, type, section_id, section, key, key_len, value, value_len, &k))
-                return judge_assignment_in(ctx, section_id, section, key, value, ret);
-
-        tick(c);
-        set = set_of(c, (uint32_t) k.hash);
-        for (size_t w = 0; w < CACHE_WAYS; w++) {
-                CacheEntry *e = &set[w];
-
-                if (e->record && entry_matches(c, e, &k)) {
-                        CacheRecord *rec = record_of(c, e);
-
-                        rec->tick = c->tick;
-                        c->hits++;
-                        return answer(c, rec, e->meta, ret);
-                }
-        }
-
-        c->misses++;
-        r = judge_assignment_in(ctx, section_id, section, key, value, ret);
-        if (r < 0)
-                return r;
-        /* Half full: twice the sets, up to the table's size. */
-        if (c->n_live >= c->n_sets * CACHE_WAYS / 2 && c->n_sets < CACHE_SETS_MAX) {
-                table_grow(c);
-                set = set_of(c, (uint32_t) k.hash);
-        }
-        victim = least_recent(c, set);
-        entry_store(c, victim, &k, ret);
-        return 0;
+        text_len = key_len + 1 + value_len;
+        if (_unlikely_(value != key + key_len + 1 || key[key_len] != '\0')) {
+                /* Not as the parser leaves a line: copied into that shape. */
+                memcpy(c->line_copy, key, key_len);
+                c->line_copy[key_len] = '\0';
+                memcpy(c->line_copy + key_len + 1, value, value_len);
+                text = c->line_copy;
+        } else
+                text = key;
+        c->line = (LineKey) {
+                .hash = hash_text(s->seed, text, text_len),
+                .meta = s->meta | (uint64_t) key_len << META_KEY_LEN_SHIFT |
+                        (uint64_t) value_len << META_VALUE_LEN_SHIFT,
+                .text = text,
+                .text_len = text_len,
+                .key = key,
+                .value = value,
+        };
+        rec = find(c, s, &c->line);
+        if (!rec)
+                return miss(c, s, ret);
+        if (rec->flags & FLAG_NAMED)
+                return named_judge(c, s, ret);
+        touch(c, rec);
+        c->hits++;
+        return answer(rec, ret);
 }
 
 void predict_cache_stats(const PredictCache *c, size_t *ret_hits, size_t *ret_misses) {
@@ -473,7 +640,7 @@ void predict_cache_stats(const PredictCache *c, size_t *ret_hits, size_t *ret_mi
 }
 
 size_t predict_cache_capacity(const PredictCache *c) {
-        return c && c->entries ? c->n_sets * CACHE_WAYS : 0;
+        return c && table_allocated(c) ? c->n_sets * CACHE_WAYS : 0;
 }
 
 size_t predict_cache_size(const PredictCache *c) {

@@ -14,14 +14,21 @@
  * (a specifier) or a '\\' (an escape that unquoting turns into one, as
  * "\x25i" in an Exec line or a dependency list). Values without either
  * never look at the name, so templates, instances and plain units share
- * their answers there.
+ * their answers there. Whether a value has either is found when it is
+ * first judged, and remembered under its key without the name: a lookup
+ * hashes the line once, and only such values are looked up again with
+ * the name. Every answer is given after comparing the whole key.
  *
- * Bounded: 4-way sets, the least recently used slot replaced; the table
- * starts with room for 1024 answers and doubles while it is half full, up
- * to 8192, so that a run over a few hundred distinct units pays for a few
- * pages only. The texts of the keys and the messages are kept in one
- * arena, no allocation per answer. Lines longer than
- * PREDICT_CACHE_MAX_LINE are judged every time. */
+ * Bounded: 8-way sets, the table starts with room for 1024 answers and
+ * doubles while it is half full or when a line's set is full, up to 16384
+ * slots, so that a run over a few hundred distinct units pays for a few
+ * pages only and no answer is dropped before then; it holds at most 8192
+ * answers, the least recently used ones replaced. The texts of the keys
+ * and the messages are kept in one arena, no allocation per answer. Lines
+ * longer than PREDICT_CACHE_MAX_LINE are judged every time. */
+
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "judge.h"
 
@@ -36,13 +43,32 @@ static inline void predict_cache_freep(PredictCache **c) {
         *c = predict_cache_free(*c);
 }
 
-/* judge_assignment_in() through the memo (c may be NULL: no memo). ctx->type
- * must be the unit's type (or _UNIT_TYPE_INVALID with no unit name);
- * key_len and value_len are strlen(key) and strlen(value) (a NULL value is
- * an empty one), which the parser has measured. *ret is the same as
- * judge_assignment_in()'s, with a message of its own. */
-int predict_cache_judge(PredictCache *c, const JudgeContext *ctx, DirectiveSection section_id, const char *section,
-                        const char *key, size_t key_len, const char *value, size_t value_len, Judgement *ret);
+/* What the lines of one section of one unit file share in the memo's key:
+ * the version, the unit's name and type, the section. predict.c builds it
+ * once per section, so that a line's lookup only hashes its own key and
+ * value. The fields are the memo's; callers only pass it on. */
+typedef struct PredictScope {
+        const JudgeContext *ctx;
+        DirectiveSection section_id;
+        const char *section;
+        size_t section_len; /* 0 for a section with an id (the id names it) */
+        uint64_t meta;      /* the packed key's common part */
+        uint64_t seed;      /* its hash */
+        size_t line_end;    /* key_len + value_len must be below it; 0: nothing memoized */
+} PredictScope;
+
+/* The scope of the lines of section (section_id its
+ * directive_section_from_name()) of the unit ctx describes; ctx is
+ * borrowed for as long as the scope is used. ctx->type must be the unit's
+ * type (or _UNIT_TYPE_INVALID with no unit name). */
+void predict_cache_scope(PredictScope *s, const JudgeContext *ctx, DirectiveSection section_id, const char *section);
+
+/* judge_assignment_in() through the memo (c may be NULL: no memo) for one
+ * line of scope s. key_len and value_len are strlen(key) and strlen(value)
+ * (a NULL value is an empty one), which the parser has measured. *ret is
+ * the same as judge_assignment_in()'s, with a message of its own. */
+int predict_cache_judge(PredictCache *c, const PredictScope *s, const char *key, size_t key_len, const char *value,
+                        size_t value_len, Judgement *ret);
 
 /* Counters, for tests: answers from the memo and answers judged. */
 void predict_cache_stats(const PredictCache *c, size_t *ret_hits, size_t *ret_misses);

@@ -91,7 +91,7 @@ static int predict_file(const UnitGroup *g, const UnitFile *f, PredictCache *cac
         JudgeContext ctx = { .version = p->version, .type = f->type, .unit_name = g->name };
         bool reading = true;
         int section = -1; /* the section of the previous entry, and its id */
-        DirectiveSection section_id = _DIRECTIVE_SECTION_INVALID;
+        PredictScope scope = {};
         int r;
 
         fp->lines = lines; /* zeroed, f->n_entries of them */
@@ -104,10 +104,10 @@ static int predict_file(const UnitGroup *g, const UnitFile *f, PredictCache *cac
                         continue;
                 if (e->section != section) {
                         section = e->section;
-                        section_id = directive_section_from_name(f->sections[section].name);
+                        predict_cache_scope(&scope, &ctx, directive_section_from_name(f->sections[section].name),
+                                            f->sections[section].name);
                 }
-                r = predict_cache_judge(cache, &ctx, section_id, f->sections[section].name, e->key, e->key_len,
-                                        e->value, e->value_len, &fp->lines[i]);
+                r = predict_cache_judge(cache, &scope, e->key, e->key_len, e->value, e->value_len, &fp->lines[i]);
                 if (r < 0)
                         return r;
                 p->n_messages += fp->lines[i].message != NULL;

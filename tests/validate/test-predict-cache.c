@@ -93,10 +93,11 @@ static bool judge_both(PredictCache *c, const char *unit, unsigned version, bool
         };
         DirectiveSection id = directive_section_from_name(l->section);
         _cleanup_(judgement_done) Judgement plain = {}, memo = {};
+        PredictScope scope;
 
         CHECK_INT_EQ(judge_assignment_in(&ctx, id, l->section, l->key, l->value, &plain), 0);
-        CHECK_INT_EQ(predict_cache_judge(c, &ctx, id, l->section, l->key, strlen(l->key), l->value, strlen(l->value),
-                                         &memo), 0);
+        predict_cache_scope(&scope, &ctx, id, l->section);
+        CHECK_INT_EQ(predict_cache_judge(c, &scope, l->key, strlen(l->key), l->value, strlen(l->value), &memo), 0);
         if (same_judgement(&plain, &memo))
                 return true;
         fprintf(stderr, "v%u %s [%s] %s=%s: judge %s '%s', memo %s '%s'\n", version, unit ? unit : "(none)",
@@ -177,8 +178,9 @@ TEST(keyed_on_name_only_when_needed) {
         CHECK_INT_EQ(misses, 7);
 }
 
-/* The table starts small and doubles while half full, to 8192 answers,
- * losing none of them on the way; answers stay the judge's. */
+/* The table starts small and doubles while half full or when a line's set
+ * is full, to 16384 slots, losing no answer on the way; it holds 8192
+ * answers at most; answers stay the judge's. */
 TEST(grows_on_demand) {
         _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
         char value[64];
@@ -197,17 +199,19 @@ TEST(grows_on_demand) {
                 if (!judge_both(c, "foo.service", 252, true, &l))
                         tests_failed++;
                 if (predict_cache_capacity(c) != capacity) {
-                        /* Doubled when half full, and the new line stored
-                         * beside every old one. */
                         CHECK_INT_EQ(predict_cache_capacity(c), capacity ? 2 * capacity : 1024);
-                        CHECK(capacity == 0 || before == capacity / 2);
-                        CHECK_INT_EQ(predict_cache_size(c), before + 1);
+                        CHECK(before <= capacity / 2);
                         grown++;
                 }
-                CHECK(predict_cache_size(c) <= predict_cache_capacity(c));
+                /* Until the table is at its largest, every answer is kept
+                 * beside every old one. */
+                if (capacity < 16384)
+                        CHECK_INT_EQ(predict_cache_size(c), before + 1);
+                CHECK(predict_cache_size(c) <= 8192);
         }
-        CHECK_INT_EQ(grown, 4); /* 1024, 2048, 4096, 8192 */
-        CHECK_INT_EQ(predict_cache_capacity(c), 8192);
+        CHECK_INT_EQ(grown, 5); /* 1024, 2048, 4096, 8192, 16384 */
+        CHECK_INT_EQ(predict_cache_capacity(c), 16384);
+        CHECK_INT_EQ(predict_cache_size(c), 8192);
 
         /* The most recent answers are all still there. */
         predict_cache_stats(c, &before, &misses);
@@ -264,6 +268,88 @@ TEST(bounded) {
         CHECK_INT_EQ(hits + misses, 80000);
 }
 
+/* Two instances of a template asking for a value with %i get answers of
+ * their own, from the memo too: the second instance never gets the
+ * first's, and each gets its own again. */
+TEST(name_counts_per_instance) {
+        _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
+        static const Line l = { "Service", "User", "%i" };
+        static const char *const names[] = { "run@root.service", "run@bad!name.service", "run@root.service",
+                                              "run@bad!name.service" };
+        size_t hits, misses;
+
+        CHECK(c);
+        if (!c)
+                return;
+        for (size_t i = 0; i < ELEMENTSOF(names); i++)
+                CHECK(judge_both(c, names[i], 252, true, &l));
+        predict_cache_stats(c, &hits, &misses);
+        CHECK_INT_EQ(misses, 2);
+        CHECK_INT_EQ(hits, 2);
+}
+
+/* A line as the parser leaves it ("key\0value" in one buffer) and the same
+ * line in two strings are one key; lines that differ in one byte anywhere,
+ * at every length around the hash's and the compare's 4-, 8- and 16-byte
+ * blocks, are not. */
+TEST(texts_compared_whole) {
+        _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
+        JudgeContext ctx = { .version = 252, .type = _UNIT_TYPE_INVALID, .unit_name = "foo.service" };
+        char buf[128], value[64], other[64];
+        size_t hits, misses, before;
+        PredictScope scope;
+
+        CHECK(c);
+        if (!c)
+                return;
+        predict_cache_scope(&scope, &ctx, directive_section_from_name("Unit"), "Unit");
+        for (size_t n = 0; n <= 40; n++) {
+                for (size_t i = 0; i < n; i++)
+                        value[i] = (char) ('a' + (i * 7 + n) % 26);
+                value[n] = '\0';
+                /* In one buffer, as parsed, then apart: one miss, one hit. */
+                memcpy(buf, "Description", 12);
+                memcpy(buf + 12, value, n + 1);
+                for (unsigned round = 0; round < 2; round++) {
+                        _cleanup_(judgement_done) Judgement j = {};
+                        const char *v = round == 0 ? buf + 12 : value;
+
+                        predict_cache_stats(c, &before, &misses);
+                        CHECK_INT_EQ(predict_cache_judge(c, &scope, "Description", 11, v, n, &j), 0);
+                        predict_cache_stats(c, &hits, &misses);
+                        CHECK_INT_EQ(hits - before, round);
+                        CHECK(n == 0 || j.verdict == VERDICT_OK); /* empty: a reset */
+                }
+                /* One byte changed, at each place: a miss each time. */
+                for (size_t i = 0; i < n; i++) {
+                        _cleanup_(judgement_done) Judgement j = {};
+
+                        memcpy(other, value, n + 1);
+                        other[i] = '_';
+                        predict_cache_stats(c, &before, &misses);
+                        CHECK_INT_EQ(predict_cache_judge(c, &scope, "Description", 11, other, n, &j), 0);
+                        predict_cache_stats(c, &hits, &misses);
+                        if (hits != before) {
+                                fprintf(stderr, "'%s' answered as '%s'\n", other, value);
+                                tests_failed++;
+                        }
+                }
+        }
+        /* A NUL inside the key's place: key "Desc" with value
+         * "ription\0..." is not key "Description". */
+        {
+                _cleanup_(judgement_done) Judgement a = {}, b = {};
+
+                memcpy(buf, "Documentation\0man:x(1)", 23);
+                CHECK_INT_EQ(predict_cache_judge(c, &scope, buf, 13, buf + 14, 8, &a), 0);
+                predict_cache_stats(c, &before, &misses);
+                CHECK_INT_EQ(predict_cache_judge(c, &scope, "Documentation", 13, "man:x(1)", 8, &b), 0);
+                predict_cache_stats(c, &hits, &misses);
+                CHECK_INT_EQ(hits - before, 1);
+                CHECK(a.verdict == b.verdict && a.directive == b.directive);
+        }
+}
+
 TEST(no_memo) {
         static const Line l = { "Service", "User", "%i" };
 
@@ -271,4 +357,5 @@ TEST(no_memo) {
         CHECK(judge_both(NULL, "foo@bar.service", 252, true, &l));
 }
 
-TESTS_MAIN(T(same_answers), T(keyed_on_name_only_when_needed), T(grows_on_demand), T(bounded), T(no_memo))
+TESTS_MAIN(T(same_answers), T(keyed_on_name_only_when_needed), T(name_counts_per_instance), T(grows_on_demand),
+           T(bounded), T(texts_compared_whole), T(no_memo))
