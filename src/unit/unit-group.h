@@ -42,7 +42,8 @@ typedef struct UnitPrediction {
 
 typedef struct UnitGroup {
         char *name;            /* unit name; NULL when unknown */
-        bool name_borrowed;    /* name is in files[0].framing's allocation, not owned */
+        bool name_borrowed;    /* name is not owned: it lives in files[0].framing's allocation,
+                                * or with the caller that made the group */
         bool has_fragment;     /* files[0] is the unit file itself */
         GroupFile *files;      /* inline_files until a third file comes */
         size_t n_files, allocated_files;
