@@ -148,10 +148,9 @@ static int group_add_read(Filter *f, UnitGroup *g, const char *path, bool dropin
                 return input_error(f, path, error == -EINVAL ? -EBADFD : error,
                                    error == -EFBIG ? "file too large" : "cannot read");
         }
-        if (framed)
-                r = make_framing(f, path, &framing);
-        else
-                framing = strdup(""), r = framing ? 0 : -ENOMEM;
+        /* Only unit text is framed: JSON and check's findings name files
+         * their own way. */
+        r = framed && f->format == OUTPUT_UNIT ? make_framing(f, path, &framing) : 0;
         if (r < 0) {
                 if (!borrowed)
                         free(data);

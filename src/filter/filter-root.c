@@ -244,8 +244,8 @@ static int add_member(Filter *f, RootRun *rr, UnitGroup *g, const LookupFile *lf
         GroupFile *gf;
         int r;
 
-        framing = cat_header_framing(lf->path);
-        if (!framing) {
+        /* Only unit text is framed (write_units()). */
+        if (f->format == OUTPUT_UNIT && !(framing = cat_header_framing(lf->path))) {
                 if (!borrowed)
                         free(data);
                 return -ENOMEM;

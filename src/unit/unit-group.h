@@ -13,7 +13,8 @@
 
 typedef struct GroupFile {
         UnitFile *file;        /* NULL for a framing-only note line */
-        char *framing;         /* bytes written before the file ("" for none) */
+        char *framing;         /* bytes written before the file ("" or NULL for none;
+                                * NULL too where the output is not unit text) */
         /* check --fix: where the file lives on this machine (symlinks
          * resolved where the input allows it), or NULL with fix_refusal
          * saying why it cannot be rewritten (NULL for a stream). */
