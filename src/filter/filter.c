@@ -203,7 +203,11 @@ void filter_reject_failed_files(UnitGroup *g) {
 static int check_unit_name(UnitGroup *g) {
         size_t len;
 
-        if (!g->name || unit_name_is_valid(g->name, UNIT_NAME_ANY) ||
+        if (g->name && !g->name_classified) {
+                g->name_kind = unit_name_classify_type(g->name, &g->name_type);
+                g->name_classified = true;
+        }
+        if (!g->name || (g->name_kind > 0 && (g->name_kind & UNIT_NAME_ANY)) ||
             (!g->has_fragment && unit_type_from_string(g->name) >= 0))
                 return 0;
 

@@ -52,6 +52,13 @@ typedef struct UnitGroup {
         GroupVerdict verdict;
         UnitPrediction systemd;
         size_t dropins_over;   /* drop-ins beyond UNIT_DROPINS_MAX, not kept */
+        /* The form of name (unit_name_classify_type()), worked out once by
+         * the filter for everyone who judges the unit: name_kind is
+         * negative for a name systemd does not accept, name_type is set
+         * only when it is not. Not looked at yet: name_classified false. */
+        bool name_classified;
+        int name_kind;
+        UnitType name_type;
         bool unreadable;       /* a file of the unit could not be read: never written */
         char *extra_json;      /* members the judge adds to check's unit record
                                 * (",\"device_ties\":[...]"), or NULL */
