@@ -14,7 +14,7 @@
 #include "alloc-util.h"
 #include "fileio.h"
 
-#define BATCH_FILES 64          /* files per round trip */
+#define BATCH_FILES FILE_BATCH_LEND_MAX   /* files per round trip */
 #define BATCH_BUF 4096          /* bytes read per file in the batch; a larger file is read again */
 #define BATCH_MIN 4             /* fewer files than this are read one by one */
 #define RING_ENTRIES 128        /* submission entries: a read and a close per file */
@@ -192,7 +192,7 @@ static void close_left(FileBatch *b, size_t k) {
 /* Up to BATCH_FILES files in two round trips. A negative return: the ring
  * failed; the files are as they were (the caller reads them one by one),
  * or -ENOMEM. */
-static int batch_round(FileBatch *b, BatchFile *files, size_t k, size_t max_size) {
+static int batch_round(FileBatch *b, BatchFile *files, size_t k, size_t max_size, bool lend) {
         Ring *ring = &b->ring;
         unsigned queued = 0;
         int r;
@@ -251,10 +251,16 @@ static int batch_round(FileBatch *b, BatchFile *files, size_t k, size_t max_size
                         f->error = -EFBIG;
                         continue;
                 }
-                f->data = malloc(n + 1);
-                if (!f->data)
-                        return -ENOMEM;
-                memcpy(f->data, b->bufs + j * BATCH_BUF, n);
+                if (lend) {
+                        /* n < BATCH_BUF: the file's slot has room for the NUL. */
+                        f->data = b->bufs + j * BATCH_BUF;
+                        f->borrowed = true;
+                } else {
+                        f->data = malloc(n + 1);
+                        if (!f->data)
+                                return -ENOMEM;
+                        memcpy(f->data, b->bufs + j * BATCH_BUF, n);
+                }
                 f->data[n] = '\0';
                 f->size = n;
         }
@@ -293,12 +299,16 @@ bool file_batch_uses_io_uring(const FileBatch *b) {
         return b->usable;
 }
 
-int file_batch_read(FileBatch *b, BatchFile *files, size_t n, size_t max_size) {
+int file_batch_read(FileBatch *b, BatchFile *files, size_t n, size_t max_size, bool lend) {
         for (size_t i = 0; i < n; i++) {
                 files[i].data = NULL;
                 files[i].size = 0;
                 files[i].error = 0;
+                files[i].borrowed = false;
         }
+        /* A second round would reuse the buffers the first one lent. */
+        if (n > BATCH_FILES)
+                lend = false;
         if (n >= BATCH_MIN && !b->tried && b->bufs == MAP_FAILED) {
                 b->tried = true;
                 /* Zeroed (the kernel's writes through the ring are
@@ -317,11 +327,11 @@ int file_batch_read(FileBatch *b, BatchFile *files, size_t n, size_t max_size) {
                 size_t k = n - i < BATCH_FILES ? n - i : BATCH_FILES;
 
                 if (b->usable && k >= BATCH_MIN) {
-                        int r = batch_round(b, files + i, k, max_size);
+                        int r = batch_round(b, files + i, k, max_size, lend);
 
                         if (r == -ENOMEM) {
                                 for (size_t j = 0; j < i + k; j++)
-                                        free(files[j].data), files[j].data = NULL;
+                                        batch_file_done(&files[j]);
                                 return r;
                         }
                         if (r >= 0)

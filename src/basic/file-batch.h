@@ -18,10 +18,15 @@ typedef struct FileBatch FileBatch;
 typedef struct BatchFile {
         int dfd;               /* in: directory the name is relative to (or AT_FDCWD) */
         const char *name;      /* in */
-        char *data;            /* out: NUL-terminated, the caller's to free; NULL on error */
+        char *data;            /* out: NUL-terminated; NULL on error. The caller's to
+                                * free, unless borrowed: batch_file_done() knows */
         size_t size;
         int error;             /* out: 0 or a negative errno (-EFBIG over max_size) */
+        bool borrowed;         /* out: data lies in the batch's own buffer (lend) */
 } BatchFile;
+
+/* The most files one file_batch_read() can lend: one round's buffers. */
+#define FILE_BATCH_LEND_MAX 64
 
 /* -ENOMEM only: a machine without io_uring gets a reader of single files,
  * and so does one that asks for it (plain). */
@@ -35,8 +40,22 @@ static inline void file_batch_freep(FileBatch **b) {
 /* Reads every file, each a regular file by its directory's listing: opened
  * with O_NOFOLLOW and O_NONBLOCK (a symlink or FIFO put in its place is an
  * error, never followed or waited on). Returns 0 or -ENOMEM; what went
- * wrong with one file is in its error. */
-int file_batch_read(FileBatch *b, BatchFile *files, size_t n, size_t max_size);
+ * wrong with one file is in its error.
+ * lend: the caller is done with every file's data before it calls
+ * file_batch_read() on b again. A small file read whole by the batch's
+ * one read is then handed out where that read put it (borrowed), not
+ * copied into an allocation of its own; only with at most
+ * FILE_BATCH_LEND_MAX files, which share one round's buffers. */
+int file_batch_read(FileBatch *b, BatchFile *files, size_t n, size_t max_size, bool lend);
+
+/* Frees the file's data, unless it is borrowed from the batch, and
+ * forgets it either way. */
+static inline void batch_file_done(BatchFile *f) {
+        if (!f->borrowed)
+                free(f->data);
+        f->data = NULL;
+        f->borrowed = false;
+}
 
 /* For main() and the verbs: UNITGUARD_IO_URING=0 in the environment asks
  * for plain reads (to compare, or where io_uring is unwelcome). */

@@ -447,6 +447,8 @@ static int pipeline(int argc, char **argv, bool check) {
                 engine.policy = policy;
                 engine.version = target ? target : policy->target;
                 engine.user_scope = scope == LOOKUP_USER;
+                /* Notes not shown are not made: set after show_notes is final. */
+                engine.skip_notes = !f.show_notes;
                 f.judge = policy_engine_judge;
                 f.judge_userdata = &engine;
                 hwopts.root = root_dir;

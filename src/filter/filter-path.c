@@ -17,13 +17,16 @@
 #include "basic/strbuf.h"
 #include "filter-internal.h"
 #include "unit/cat-stream.h"
+#include "validate/unit-name.h"
 
 /* check --fix rewrites no file in the place of a symlink, and without
  * --root there is no boundary inside which to follow one. */
 #define FIX_REFUSE_LINK "is a symbolic link; without --root, --fix neither replaces nor follows links"
 
-/* Unit files of a directory read at a time (file-batch.h). */
+/* Unit files of a directory read at a time (file-batch.h); lent by the
+ * reader, they must fit one round. */
 #define UNIT_READ_BATCH 64
+_Static_assert(UNIT_READ_BATCH <= FILE_BATCH_LEND_MAX, "a tree's batch is lent");
 
 /* Directory recursion stops here; deeper trees are reported. */
 #define DIR_DEPTH_MAX 32
@@ -122,12 +125,13 @@ static int set_fix_target(UnitGroup *g, size_t n_before, const char *path, const
         return 0;
 }
 
-/* Adds the file at path, read already (takes data), to the group; a file
- * that could not be read (error < 0) is reported and counted and rejects
- * the unit, but does not stop the run. fix_refusal: why check --fix must
- * not rewrite the file at path (a symlink), or NULL. */
+/* Adds the file at path, read already (takes data, unless it is borrowed
+ * from the reader), to the group; a file that could not be read
+ * (error < 0) is reported and counted and rejects the unit, but does not
+ * stop the run. fix_refusal: why check --fix must not rewrite the file at
+ * path (a symlink), or NULL. */
 static int group_add_read(Filter *f, UnitGroup *g, const char *path, bool dropin, bool framed, int error,
-                          char *data, size_t size, const char *fix_refusal) {
+                          char *data, size_t size, bool borrowed, const char *fix_refusal) {
         size_t n_before = g->n_files;
         _cleanup_free_ char *framing = NULL;
         int r;
@@ -144,15 +148,15 @@ static int group_add_read(Filter *f, UnitGroup *g, const char *path, bool dropin
                 return input_error(f, path, error == -EINVAL ? -EBADFD : error,
                                    error == -EFBIG ? "file too large" : "cannot read");
         }
-        if (framed)
-                r = make_framing(f, path, &framing);
-        else
-                framing = strdup(""), r = framing ? 0 : -ENOMEM;
+        /* Only unit text is framed: JSON and check's findings name files
+         * their own way. */
+        r = framed && f->format == OUTPUT_UNIT ? make_framing(f, path, &framing) : 0;
         if (r < 0) {
-                free(data);
+                if (!borrowed)
+                        free(data);
                 return r;
         }
-        r = add_file(g, data, size, path, dropin, TAKE_PTR(framing));
+        r = add_file_read(f, g, data, size, borrowed, path, dropin, TAKE_PTR(framing));
         if (r < 0 || !f->fix)
                 return r;
         return set_fix_target(g, n_before, path, fix_refusal);
@@ -170,7 +174,7 @@ static int group_read_file(Filter *f, UnitGroup *g, const char *path, bool dropi
                 r = read_tree_file(path, &data, &size);
         else
                 r = read_full_file(path, UNIT_FILE_MAX, &data, &size);
-        return group_add_read(f, g, path, dropin, framed, r, data, size, fix_refusal);
+        return group_add_read(f, g, path, dropin, framed, r, data, size, false, fix_refusal);
 }
 
 /* Whether path, once its symlinks are resolved, lies inside the tree given
@@ -211,7 +215,7 @@ static int read_listed_file(Filter *f, UnitGroup *g, int dfd, const char *name, 
                 r = read_full_fd_regular(fd, UNIT_FILE_MAX, &data, &size);
                 close(fd);
         }
-        return group_add_read(f, g, path, true, framed, r, data, size, NULL);
+        return group_add_read(f, g, path, true, framed, r, data, size, false, NULL);
 }
 
 /* Drop-ins of DIR/NAME.d/ in file-name order. Symlinks (the directory
@@ -324,20 +328,25 @@ static const DirEntry *dropin_dir_of(const DirList *l, size_t i) {
 }
 
 /* The unit l's entry i, at path (DIR/NAME; the buffer is the caller's and
- * left as it was), read into file (its data is taken), with its drop-ins
- * when l has NAME.d. */
+ * left as it was), read into file (its data is taken, or released on
+ * failure), with its drop-ins when l has NAME.d. */
 static int process_unit(Filter *f, const DirList *l, size_t i, StrBuf *path, BatchFile *file, bool framed,
                         const char *tree) {
-        _cleanup_(unit_group_freep) UnitGroup *g = NULL;
+        UnitGroup *g;
         size_t len = path->len;
         const DirEntry *d;
         int r;
 
-        r = unit_group_new(l->entries[i].name, &g);
-        if (r < 0)
+        /* The group's name is the listing's, which outlives it. */
+        r = filter_group_new(f, l->entries[i].name, &g);
+        if (r < 0) {
+                batch_file_done(file);
                 return r;
+        }
         g->has_fragment = true;
-        r = group_add_read(f, g, path->data, false, framed, file->error, TAKE_PTR(file->data), file->size, NULL);
+        r = group_add_read(f, g, path->data, false, framed, file->error, file->data, file->size, file->borrowed,
+                           NULL);
+        file->data = NULL;      /* taken */
         if (r >= 0 && (d = dropin_dir_of(l, i))) {
                 r = strbuf_append(path, ".d", 2);
                 if (r >= 0)
@@ -347,6 +356,7 @@ static int process_unit(Filter *f, const DirList *l, size_t i, StrBuf *path, Bat
         }
         if (r >= 0)
                 r = finish_group(f, g);
+        filter_group_recycle(f, g);
         return r;
 }
 
@@ -387,9 +397,17 @@ static int note_symlink(Filter *f, const char *path) {
 /* NAME.d where NAME is a unit name or a unit type: a drop-in directory.
  * Anything else ending in .d (dracut's modules.d) is an ordinary subtree. */
 static bool is_dropin_dir_name(const char *name) {
-        _cleanup_free_ char *stem = strndup(name, strlen(name) - 2);
+        /* On the stack: an allocation that failed here would make a drop-in
+         * directory an ordinary subtree, and its unit would change without
+         * a word. A stem this long is no unit name anyway. */
+        char stem[UNIT_NAME_MAX];
+        size_t n = strlen(name) - 2;
 
-        return stem && (is_unit_file_name(stem) || unit_type_from_string(stem) >= 0);
+        if (n >= sizeof(stem))
+                return false;
+        memcpy(stem, name, n);
+        stem[n] = '\0';
+        return is_unit_file_name(stem) || unit_type_from_string(stem) >= 0;
 }
 
 /* NAME.wants/, .requires/, .upholds/ hold dependency links, not unit
@@ -477,7 +495,7 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
                         if (!f->batch)
                                 r = file_batch_new(f->plain_reads, &f->batch);
                         if (r >= 0)
-                                r = file_batch_read(f->batch, files, k, UNIT_FILE_MAX);
+                                r = file_batch_read(f->batch, files, k, UNIT_FILE_MAX, true);
                         if (r < 0)
                                 return r;
                 }
@@ -505,7 +523,7 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
                         }
                 }
                 for (; used < k; used++)
-                        free(files[used].data);
+                        batch_file_done(&files[used]);
         }
 
         /* ...then drop-in directories without a unit here, then subtrees. */
@@ -652,7 +670,7 @@ static int filter_read_file(Filter *f, const char *path, bool framed, int error,
                 return r;
         }
         g->has_fragment = !dropin_of;
-        r = group_add_read(f, g, path, dropin_of != NULL, framed, error, data, size, NULL);
+        r = group_add_read(f, g, path, dropin_of != NULL, framed, error, data, size, false, NULL);
         if (r >= 0 && (g->n_files > 0 || g->unreadable))
                 r = finish_group(f, g);
         return r < 0 ? r : filter_flush(f);
@@ -808,7 +826,9 @@ static int given_batch_fill(Filter *f, GivenBatch *b, DirFds *dirs, char *const 
                 if (r < 0)
                         return r;
         }
-        return file_batch_read(f->batch, b->files, b->n, UNIT_FILE_MAX);
+        /* Not lent: a directory among the paths is walked before the
+         * files read here are all taken, and reads batches of its own. */
+        return file_batch_read(f->batch, b->files, b->n, UNIT_FILE_MAX, false);
 }
 
 static void given_batch_done(GivenBatch *b) {

@@ -15,7 +15,7 @@
 
 /* Files that belong to many units (service.d/, foo-.service.d/, a
  * template's unit file and drop-ins for its instances) are read once and
- * copied for each unit. */
+ * lent to each unit, which parses a copy. */
 typedef struct SharedFile {
         unsigned uses;
         bool loaded;
@@ -27,6 +27,7 @@ typedef struct SharedFile {
 /* Files of the units ahead, read in one batch (file-batch.h): the
  * regular files that belong to one unit only. */
 #define PREFETCH_FILES 64
+_Static_assert(PREFETCH_FILES <= FILE_BATCH_LEND_MAX, "a prefetch is lent");
 
 typedef struct Prefetched {
         const LookupFile *lf;
@@ -45,7 +46,7 @@ typedef struct RootRun {
 
 static void prefetch_drop(RootRun *rr) {
         for (; rr->next_pre < rr->n_pre; rr->next_pre++)
-                free(rr->files[rr->next_pre].data);
+                batch_file_done(&rr->files[rr->next_pre]);
         rr->n_pre = rr->next_pre = 0;
 }
 
@@ -141,31 +142,33 @@ static int prefetch(Filter *f, RootRun *rr, const LookupSet *set, size_t unit) {
                 if (r < 0)
                         return r;
         }
-        r = file_batch_read(f->batch, rr->files, n, UNIT_FILE_MAX);
+        /* Lent: the files are taken before the next prefetch. */
+        r = file_batch_read(f->batch, rr->files, n, UNIT_FILE_MAX, true);
         if (r < 0)
                 return r;
         rr->n_pre = n;
         return 0;
 }
 
-/* The prefetched file lf of the set's unit-th unit (its data taken), or
- * NULL. Files of earlier units not taken (a unit that turned out masked)
- * are dropped. */
+/* The prefetched file lf of the set's unit-th unit (for its data to be
+ * taken), or NULL. Files of earlier units not taken (a unit that turned
+ * out masked) are dropped. */
 static BatchFile *prefetched(RootRun *rr, size_t unit, const LookupFile *lf) {
         while (rr->next_pre < rr->n_pre && rr->of[rr->next_pre].unit < unit)
-                free(rr->files[rr->next_pre++].data);
+                batch_file_done(&rr->files[rr->next_pre++]);
         if (rr->next_pre < rr->n_pre && rr->of[rr->next_pre].lf == lf)
                 return &rr->files[rr->next_pre++];
         return NULL;
 }
 
-/* Reads a file of a unit: a shared drop-in from the cache. */
-static int read_source(RootRun *rr, const LookupFile *lf, char **ret, size_t *ret_size) {
+/* Reads a file of a unit: a shared drop-in from the cache, whose bytes
+ * are lent (*ret_borrowed), not copied. */
+static int read_source(RootRun *rr, const LookupFile *lf, char **ret, size_t *ret_size, bool *ret_borrowed) {
         int (*reader)(const Root *, const char *, size_t, char **, size_t *) =
                 lf->regular ? root_read_regular_file : root_read_file;
         SharedFile *sf = strmap_get(&rr->shared, lf->source);
-        char *copy;
 
+        *ret_borrowed = false;
         if (!sf || sf->uses < 2)
                 return reader(rr->root, lf->source, UNIT_FILE_MAX, ret, ret_size);
         if (!sf->loaded) {
@@ -176,12 +179,9 @@ static int read_source(RootRun *rr, const LookupFile *lf, char **ret, size_t *re
         }
         if (sf->error < 0)
                 return sf->error;
-        copy = malloc(sf->size + 1);
-        if (!copy)
-                return -ENOMEM;
-        memcpy(copy, sf->data, sf->size + 1);
-        *ret = copy;
+        *ret = sf->data;
         *ret_size = sf->size;
+        *ret_borrowed = true;
         return 0;
 }
 
@@ -201,13 +201,16 @@ static char *cat_header_framing(const char *path) {
 }
 
 /* Reads one file of the unit into *ret_data (NULL when it could not be
- * read: that is reported, and keeps the whole unit from being written). */
+ * read: that is reported, and keeps the whole unit from being written).
+ * *ret_borrowed: the bytes are lent (by the batch, or the cache of shared
+ * files), not the caller's to free. */
 static int read_lookup_file(Filter *f, RootRun *rr, UnitGroup *g, size_t unit, const LookupFile *lf,
-                            char **ret_data, size_t *ret_size) {
+                            char **ret_data, size_t *ret_size, bool *ret_borrowed) {
         BatchFile *pre;
         int r;
 
         *ret_data = NULL;
+        *ret_borrowed = false;
         if (lf->error) {
                 g->verdict = GROUP_REJECTED;
                 g->unreadable = true;
@@ -219,8 +222,9 @@ static int read_lookup_file(Filter *f, RootRun *rr, UnitGroup *g, size_t unit, c
                 r = pre->error == -EINVAL ? -EBADFD : pre->error;
                 *ret_data = TAKE_PTR(pre->data);
                 *ret_size = pre->size;
+                *ret_borrowed = pre->borrowed;
         } else
-                r = read_source(rr, lf, ret_data, ret_size);
+                r = read_source(rr, lf, ret_data, ret_size, ret_borrowed);
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
@@ -231,22 +235,23 @@ static int read_lookup_file(Filter *f, RootRun *rr, UnitGroup *g, size_t unit, c
         return 0;
 }
 
-/* Adds one file of the unit, read already (takes data). */
+/* Adds one file of the unit, read already (takes data, unless borrowed). */
 static int add_member(Filter *f, RootRun *rr, UnitGroup *g, const LookupFile *lf, bool dropin, char *data,
-                      size_t size) {
+                      size_t size, bool borrowed) {
         _cleanup_free_ char *framing = NULL;
         const SharedFile *sf;
         size_t n_before;
         GroupFile *gf;
         int r;
 
-        framing = cat_header_framing(lf->path);
-        if (!framing) {
-                free(data);
+        /* Only unit text is framed (write_units()). */
+        if (f->format == OUTPUT_UNIT && !(framing = cat_header_framing(lf->path))) {
+                if (!borrowed)
+                        free(data);
                 return -ENOMEM;
         }
         n_before = g->n_files;
-        r = add_file(g, data, size, lf->path, dropin, TAKE_PTR(framing));
+        r = add_file_read(f, g, data, size, borrowed, lf->path, dropin, TAKE_PTR(framing));
         if (r < 0 || !f->fix || g->n_files == n_before)
                 return r;
         /* check --fix rewrites the resolved file: inside the root, never a
@@ -262,12 +267,13 @@ static int add_member(Filter *f, RootRun *rr, UnitGroup *g, const LookupFile *lf
 static int read_member(Filter *f, RootRun *rr, UnitGroup *g, size_t unit, const LookupFile *lf, bool dropin) {
         char *data;
         size_t size;
+        bool borrowed;
         int r;
 
-        r = read_lookup_file(f, rr, g, unit, lf, &data, &size);
+        r = read_lookup_file(f, rr, g, unit, lf, &data, &size, &borrowed);
         if (r < 0 || !data)
                 return r;
-        return add_member(f, rr, g, lf, dropin, data, size);
+        return add_member(f, rr, g, lf, dropin, data, size, borrowed);
 }
 
 static int report_masked(Filter *f, const char *by, const char *id) {
@@ -276,45 +282,28 @@ static int report_masked(Filter *f, const char *by, const char *id) {
                              id);
 }
 
-static int root_unit(Filter *f, RootRun *rr, const LookupSet *set, size_t unit) {
-        const LookupUnit *u = set->units[unit];
-        _cleanup_(unit_group_freep) UnitGroup *g = NULL;
+/* The unit's files into g, and its judging. */
+static int root_unit_files(Filter *f, RootRun *rr, const LookupUnit *u, size_t unit, UnitGroup *g) {
         int r;
 
-        switch (u->state) {
-        case LOOKUP_UNIT_MASKED:
-                return report_masked(f, u->masked_by, u->id);
-        case LOOKUP_UNIT_BAD:
-                return 0;       /* reported with the tree's findings */
-        case LOOKUP_UNIT_LOADED:
-        case LOOKUP_UNIT_DROPINS_ONLY:
-                break;
-        }
-
-        if (unit >= rr->next_unit) {
-                r = prefetch(f, rr, set, unit);
-                if (r < 0)
-                        return r;
-        }
-        r = unit_group_new(u->id, &g);
-        if (r < 0)
-                return r;
         g->has_fragment = u->fragment.path != NULL;
         if (g->has_fragment) {
                 char *data;
                 size_t size;
+                bool borrowed;
 
-                r = read_lookup_file(f, rr, g, unit, &u->fragment, &data, &size);
+                r = read_lookup_file(f, rr, g, unit, &u->fragment, &data, &size, &borrowed);
                 if (r < 0)
                         return r;
                 /* An empty unit file masks the unit (LOOKUP_LAZY_EMPTY left
                  * that to be seen here). */
                 if (data && size == 0 && u->maybe_empty) {
-                        free(data);
+                        if (!borrowed)
+                                free(data);
                         return report_masked(f, u->fragment.path, u->id);
                 }
                 if (data) {
-                        r = add_member(f, rr, g, &u->fragment, false, data, size);
+                        r = add_member(f, rr, g, &u->fragment, false, data, size, borrowed);
                         if (r < 0)
                                 return r;
                 }
@@ -337,6 +326,35 @@ static int root_unit(Filter *f, RootRun *rr, const LookupSet *set, size_t unit) 
                         return r;
         }
         return finish_group(f, g);
+}
+
+static int root_unit(Filter *f, RootRun *rr, const LookupSet *set, size_t unit) {
+        const LookupUnit *u = set->units[unit];
+        UnitGroup *g;
+        int r;
+
+        switch (u->state) {
+        case LOOKUP_UNIT_MASKED:
+                return report_masked(f, u->masked_by, u->id);
+        case LOOKUP_UNIT_BAD:
+                return 0;       /* reported with the tree's findings */
+        case LOOKUP_UNIT_LOADED:
+        case LOOKUP_UNIT_DROPINS_ONLY:
+                break;
+        }
+
+        if (unit >= rr->next_unit) {
+                r = prefetch(f, rr, set, unit);
+                if (r < 0)
+                        return r;
+        }
+        /* The group's name is the set's, which outlives it. */
+        r = filter_group_new(f, u->id, &g);
+        if (r < 0)
+                return r;
+        r = root_unit_files(f, rr, u, unit, g);
+        filter_group_recycle(f, g);
+        return r;
 }
 
 int filter_root(Filter *f, const Root *root, const LookupSet *set, const char *shown_root) {

@@ -38,6 +38,26 @@ void filter_done(Filter *f) {
         free(f->cwd);
         f->cwd = NULL;
         f->batch = file_batch_free(f->batch);
+        /* Spares hold nothing but their own allocation. */
+        free(f->spare_group);
+        f->spare_group = NULL;
+        free(f->spare_file);
+        f->spare_file = NULL;
+}
+
+int filter_group_new(Filter *f, const char *name, UnitGroup **ret) {
+        int r;
+
+        r = unit_group_new_reusing(&f->spare_group, ret);
+        if (r < 0)
+                return r;
+        (*ret)->name = (char *) name;
+        (*ret)->name_borrowed = true;
+        return 0;
+}
+
+void filter_group_recycle(Filter *f, UnitGroup *g) {
+        unit_group_free_recycling(g, &f->spare_file, &f->spare_group);
 }
 
 static int flush_buf(Filter *f, StrBuf *b, int fd) {
@@ -183,7 +203,11 @@ void filter_reject_failed_files(UnitGroup *g) {
 static int check_unit_name(UnitGroup *g) {
         size_t len;
 
-        if (!g->name || unit_name_is_valid(g->name, UNIT_NAME_ANY) ||
+        if (g->name && !g->name_classified) {
+                g->name_kind = unit_name_classify_type(g->name, &g->name_type);
+                g->name_classified = true;
+        }
+        if (!g->name || (g->name_kind > 0 && (g->name_kind & UNIT_NAME_ANY)) ||
             (!g->has_fragment && unit_type_from_string(g->name) >= 0))
                 return 0;
 
@@ -483,6 +507,24 @@ static int add_file_copy(UnitGroup *g, const char *data, size_t size, const char
                 return r;
         }
         return unit_group_add(g, uf, framing);
+}
+
+/* Up to this size a file of the caller's own is copied into the recycled
+ * model allocation too: a copy of a few KiB costs less than a new
+ * allocation of the model and its release. A larger one is handed over
+ * as it is. */
+#define COPY_OWN_MAX ((size_t) 16384)
+
+int add_file_read(Filter *f, UnitGroup *g, char *data, size_t size, bool borrowed, const char *path, bool dropin,
+                  char *framing) {
+        int r;
+
+        if (!borrowed && size > COPY_OWN_MAX)
+                return add_file(g, data, size, path, dropin, framing);
+        r = add_file_copy(g, data, size, path, dropin, framing, &f->spare_file);
+        if (!borrowed)
+                free(data);
+        return r;
 }
 
 /* ---- streams ---------------------------------------------------------- */

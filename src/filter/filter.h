@@ -50,6 +50,10 @@ typedef struct Filter {
 
         char *cwd;                     /* the working directory, once asked for (framing) */
         struct FileBatch *batch;       /* reads the unit files of a tree, made when first needed */
+        /* A tree or a root is judged unit after unit: the allocations of
+         * one unit's group and file model are kept for the next. */
+        UnitGroup *spare_group;
+        UnitFile *spare_file;
         bool plain_reads;              /* read files one by one, never through io_uring */
 
         unsigned n_units, n_rejected, n_changed, n_input_errors;

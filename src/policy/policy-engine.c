@@ -36,10 +36,14 @@ static void unit_run_done(UnitRun *u) {
 _printf_(7, 8)
 static int report(UnitRun *u, DiagSeverity sev, SystemdEffect eff, const char *setting,
                   const UnitFile *f, const UnitEntry *e, const char *fmt, ...) {
-        _cleanup_free_ char *rule = strjoin(u->p->name, ":", setting);
+        _cleanup_free_ char *rule = NULL;
         va_list ap;
         int r;
 
+        /* A template's every deferred value is a note: most of a tree's. */
+        if (sev == DIAG_NOTE && u->e->skip_notes)
+                return 0;
+        rule = strjoin(u->p->name, ":", setting);
         if (!rule)
                 return -ENOMEM;
         va_start(ap, fmt);

@@ -26,6 +26,9 @@ typedef struct PolicyEngine {
         struct PolicyHardware *hw;
         unsigned n_waived;     /* findings a waiver (policy or inline) turned into notes */
         struct PredictCache *cache; /* a memo of systemd's answers, or NULL */
+        /* The run renders no notes (check without -v): the engine's own
+         * notes are not made at all, rather than made and dropped. */
+        bool skip_notes;
 } PolicyEngine;
 
 /* FilterJudge-compatible: userdata is a PolicyEngine. It remembers which

@@ -13,7 +13,8 @@
 
 typedef struct GroupFile {
         UnitFile *file;        /* NULL for a framing-only note line */
-        char *framing;         /* bytes written before the file ("" for none) */
+        char *framing;         /* bytes written before the file ("" or NULL for none;
+                                * NULL too where the output is not unit text) */
         /* check --fix: where the file lives on this machine (symlinks
          * resolved where the input allows it), or NULL with fix_refusal
          * saying why it cannot be rewritten (NULL for a stream). */
@@ -42,7 +43,8 @@ typedef struct UnitPrediction {
 
 typedef struct UnitGroup {
         char *name;            /* unit name; NULL when unknown */
-        bool name_borrowed;    /* name is in files[0].framing's allocation, not owned */
+        bool name_borrowed;    /* name is not owned: it lives in files[0].framing's allocation,
+                                * or with the caller that made the group */
         bool has_fragment;     /* files[0] is the unit file itself */
         GroupFile *files;      /* inline_files until a third file comes */
         size_t n_files, allocated_files;
@@ -50,6 +52,13 @@ typedef struct UnitGroup {
         GroupVerdict verdict;
         UnitPrediction systemd;
         size_t dropins_over;   /* drop-ins beyond UNIT_DROPINS_MAX, not kept */
+        /* The form of name (unit_name_classify_type()), worked out once by
+         * the filter for everyone who judges the unit: name_kind is
+         * negative for a name systemd does not accept, name_type is set
+         * only when it is not. Not looked at yet: name_classified false. */
+        bool name_classified;
+        int name_kind;
+        UnitType name_type;
         bool unreadable;       /* a file of the unit could not be read: never written */
         char *extra_json;      /* members the judge adds to check's unit record
                                 * (",\"device_ties\":[...]"), or NULL */

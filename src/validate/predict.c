@@ -134,7 +134,9 @@ static int run_unit_checks(const UnitGroup *g, Prediction *p, const UnitFile **f
                         files[n++] = g->files[i].file;
                 }
         p->checks_ran = true;
-        r = unit_checks_run(g->name, files, judged, n, p->version, p->checks);
+        r = g->name_classified ? unit_checks_run_classified(g->name, g->name_kind, g->name_type, files, judged, n,
+                                                            p->version, p->checks)
+                               : unit_checks_run(g->name, files, judged, n, p->version, p->checks);
         if (r < 0)
                 return r;
         *ret_load_state = p->checks->load_state;

@@ -384,15 +384,23 @@ static void exec_checks(Run *run, const UnitSettings *s) {
 
 int unit_checks_run(const char *unit_name, const UnitFile *const *files, const Judgement *const *judged,
                     size_t n_files, unsigned version, UnitCheckResult *ret) {
+        UnitType type = _UNIT_TYPE_INVALID;
+        /* The form and the type of the name, in one pass. */
+        int kind = unit_name_classify_type(unit_name, &type);
+
+        return unit_checks_run_classified(unit_name, kind, type, files, judged, n_files, version, ret);
+}
+
+int unit_checks_run_classified(const char *unit_name, int kind, UnitType type, const UnitFile *const *files,
+                               const Judgement *const *judged, size_t n_files, unsigned version,
+                               UnitCheckResult *ret) {
         UnitSettings s;
         Run run = {
                 .res = ret,
                 .version = version,
-                .type = _UNIT_TYPE_INVALID,
+                .type = kind < 0 ? _UNIT_TYPE_INVALID : type,
                 .fragment = n_files > 0 && files[0] ? files[0]->path : NULL,
         };
-        /* The form and the type of the name, in one pass. */
-        int kind = unit_name_classify_type(unit_name, &run.type);
         int r = 0;
 
         /* Only the header: the findings array is large and filled in order. */

@@ -97,3 +97,9 @@ typedef struct UnitCheckResult {
  * are judged here. Returns 0 or -ENOMEM. */
 int unit_checks_run(const char *unit_name, const UnitFile *const *files, const Judgement *const *judged,
                     size_t n_files, unsigned version, UnitCheckResult *ret);
+/* The same for a name its caller classified already: kind and type as
+ * unit_name_classify_type() returned and set them (type: only when kind
+ * is not negative). */
+int unit_checks_run_classified(const char *unit_name, int kind, UnitType type, const UnitFile *const *files,
+                               const Judgement *const *judged, size_t n_files, unsigned version,
+                               UnitCheckResult *ret);

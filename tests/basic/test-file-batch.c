@@ -51,7 +51,7 @@ static int expected_error(const char *name) {
         return 0;
 }
 
-static void check_batch(int dfd, bool plain, size_t n, char names[][32]) {
+static void check_batch(int dfd, bool plain, bool lend, size_t n, char names[][32]) {
         FileBatch *b = NULL;
         BatchFile *files = calloc(n ? n : 1, sizeof(BatchFile));
 
@@ -62,7 +62,7 @@ static void check_batch(int dfd, bool plain, size_t n, char names[][32]) {
         for (int round = 0; round < 2; round++) {
                 for (size_t i = 0; i < n; i++)
                         files[i] = (BatchFile) { .dfd = dfd, .name = names[i] };
-                CHECK_INT_EQ(file_batch_read(b, files, n, MAX_SIZE), 0);
+                CHECK_INT_EQ(file_batch_read(b, files, n, MAX_SIZE, lend), 0);
                 if (plain)
                         CHECK(!file_batch_uses_io_uring(b));
                 else if (round == 1 && n == 200)
@@ -81,14 +81,27 @@ static void check_batch(int dfd, bool plain, size_t n, char names[][32]) {
                                 for (size_t j = 0; j < size; j++)
                                         expect[j] = (char) ('A' + (j * 31 + i) % 57);
                                 CHECK(files[i].data != NULL);
+                                /* Lent: only a small file that the batch's one
+                                 * read took whole, of a batch of one round. */
+                                if (files[i].borrowed) {
+                                        CHECK(lend && !plain && file_batch_uses_io_uring(b));
+                                        CHECK(n <= FILE_BATCH_LEND_MAX && size > 0 && size < 4096);
+                                } else if (lend && file_batch_uses_io_uring(b) && n <= FILE_BATCH_LEND_MAX &&
+                                           n >= 4 && size > 0 && size < 4096)
+                                        CHECK(files[i].borrowed);
                                 if (files[i].data) {
                                         CHECK_MEM_EQ(files[i].data, files[i].size, expect, size);
                                         CHECK_INT_EQ(files[i].data[files[i].size], '\0');
                                 }
                                 free(expect);
                         } else
-                                CHECK(!files[i].data);
-                        free(files[i].data);
+                                CHECK(!files[i].data && !files[i].borrowed);
+                }
+                /* Released only now: lent data of one file must survive
+                 * the checks of all the others. */
+                for (size_t i = 0; i < n; i++) {
+                        batch_file_done(&files[i]);
+                        CHECK(!files[i].data && !files[i].borrowed);
                 }
         }
         file_batch_free(b);
@@ -133,7 +146,8 @@ TEST(batches) {
                 static const size_t counts[] = { 0, 1, 3, 4, 63, 64, 65, 129, 200 };
 
                 for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++)
-                        check_batch(dfd, plain, counts[c], names);
+                        for (int lend = 0; lend <= 1; lend++)
+                                check_batch(dfd, plain, lend, counts[c], names);
         }
         close(dfd);
 }

@@ -214,6 +214,36 @@ TEST(checks) {
         }
 }
 
+/* A caller that classified the name already (the filter, once per unit)
+ * gets the same result from unit_checks_run_classified(), also for names
+ * systemd does not accept, whose type is then not looked at. */
+TEST(classified) {
+        static const char *const bad_names[] = { "", "x", "@a.service", "a.nosuchtype", "a b.service", "service" };
+
+        for (size_t i = 0; i < ELEMENTSOF(check_cases) + ELEMENTSOF(bad_names); i++) {
+                const Case *c = &check_cases[i < ELEMENTSOF(check_cases) ? i : 0];
+                const char *name = i < ELEMENTSOF(check_cases) ? c->name : bad_names[i - ELEMENTSOF(check_cases)];
+                UnitFile *files[2] = { parse(c->name, c->unit, false), c->dropin ? parse(c->name, c->dropin, true) : NULL };
+                UnitCheckResult plain, classified;
+                UnitType type = UNIT_SOCKET;    /* must be ignored for an invalid name */
+                int kind = unit_name_classify_type(name, &type);
+
+                CHECK_INT_EQ(unit_checks_run(name, (const UnitFile *const *) files, NULL, c->dropin ? 2 : 1,
+                                             c->version, &plain), 0);
+                CHECK_INT_EQ(unit_checks_run_classified(name, kind, type, (const UnitFile *const *) files, NULL,
+                                                        c->dropin ? 2 : 1, c->version, &classified), 0);
+                CHECK_INT_EQ(plain.n, classified.n);
+                CHECK(streq(plain.load_state, classified.load_state));
+                CHECK(plain.refused_by_line == classified.refused_by_line);
+                for (size_t k = 0; k < plain.n && k < classified.n; k++) {
+                        CHECK(plain.findings[k].check == classified.findings[k].check);
+                        CHECK_INT_EQ(plain.findings[k].line, classified.findings[k].line);
+                }
+                unit_file_free(files[0]);
+                unit_file_free(files[1]);
+        }
+}
+
 /* Every check has a name, a message and a load state that fits its effect. */
 TEST(table) {
         for (int id = 0; id < _UNIT_CHECK_MAX; id++) {
@@ -230,4 +260,4 @@ TEST(table) {
         CHECK(!unit_check_applies(unit_check_get(UNIT_CHECK_SERVICE_ONESHOT_RESTART_ANY), 244));
 }
 
-TESTS_MAIN(T(name_from_path), T(checks), T(table))
+TESTS_MAIN(T(name_from_path), T(checks), T(classified), T(table))
