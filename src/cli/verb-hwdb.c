@@ -191,9 +191,23 @@ static int parse_args(int argc, char **argv, const char *verb, const char *allow
 }
 
 static void print_property(Out *o, const char *key, const char *value) {
-        out_write(o, key, strlen(key));
+        size_t kl = strlen(key), vl = strlen(value);
+
+        /* Room for the whole line (the usual case): one check, the two
+         * separators stored directly. */
+        if (!o->error && kl < sizeof(o->buf) && vl < sizeof(o->buf) && kl + vl + 2 <= sizeof(o->buf) - o->len) {
+                char *p = o->buf + o->len;
+
+                memcpy(p, key, kl);
+                p[kl] = '=';
+                memcpy(p + kl + 1, value, vl);
+                p[kl + 1 + vl] = '\n';
+                o->len += kl + vl + 2;
+                return;
+        }
+        out_write(o, key, kl);
         out_write(o, "=", 1);
-        out_write(o, value, strlen(value));
+        out_write(o, value, vl);
         out_write(o, "\n", 1);
 }
 
