@@ -50,8 +50,7 @@ struct HwdbDfa {
         size_t nodes_allocated, pos_allocated;
 
         /* The DFA. State s is the set elems[set_off[s], set_off[s + 1]),
-         * unordered; its row of transitions is trans[s * n_cls, (s + 1) * n_cls),
-         * and holds the rows of the next states (their number * n_cls). */
+         * unordered; its row of transitions is trans[s * n_cls, (s + 1) * n_cls). */
         uint32_t n_states;
         uint32_t *trans;
         uint32_t *set_off;
@@ -428,8 +427,7 @@ static int64_t state_for(HwdbDfaCache *c, HwdbDfa *d, size_t n) {
         }
 
         cost = state_cost(d, n);
-        /* Rows are numbered by their first entry, below UNKNOWN. */
-        if (cost > budget(c) - c->memory || ((size_t) d->n_states + 1) * d->n_cls >= UNKNOWN)
+        if (cost > budget(c) - c->memory || d->n_states >= UINT32_MAX / 2)
                 return -ENOBUFS;
         s = d->n_states;
         if (GREEDY_REALLOC(d->trans, d->trans_allocated, ((size_t) s + 1) * d->n_cls) < 0 ||
@@ -506,7 +504,7 @@ static int64_t transition(HwdbDfaCache *c, HwdbDfa *d, uint32_t s, uint32_t x) {
         }
         t = state_for(c, d, n);
         if (t >= 0)
-                d->trans[(size_t) s * d->n_cls + x] = (uint32_t) t * d->n_cls;
+                d->trans[(size_t) s * d->n_cls + x] = (uint32_t) t;
         return t;
 }
 
@@ -562,32 +560,25 @@ static int accepts_of(HwdbDfaCache *c, HwdbDfa *d, uint32_t s) {
 
 int hwdb_dfa_match(HwdbDfaCache *c, HwdbDfa *d, const char *text, const HwdbDfaMatch **ret) {
         const uint32_t n_cls = d->n_cls;
-        uint32_t row = START * n_cls, s;
+        uint32_t s = START;
         int r;
 
-        /* The table holds rows (state * n_cls): no multiplication per
-         * byte, and one comparison catches both the dead row (0) and a
-         * transition not made yet (UNKNOWN). */
         for (const uint8_t *p = (const uint8_t *) text; *p != '\0'; p++) {
-                uint32_t x = d->cls[*p], t = d->trans[row + x];
+                uint32_t x = d->cls[*p], t = d->trans[(size_t) s * n_cls + x];
 
-                if ((uint32_t) (t + 1) <= 1) {
-                        int64_t nt;
+                if (t == UNKNOWN) {
+                        int64_t nt = transition(c, d, s, x);
 
-                        if (t == DEAD)
-                                return 0;
-                        nt = transition(c, d, row / n_cls, x);
                         if (nt == -ENOBUFS)
                                 flush_states(c, d);
                         if (nt < 0)
                                 return (int) nt;
-                        t = (uint32_t) nt * n_cls;
-                        if (t == DEAD)
-                                return 0;
+                        t = (uint32_t) nt;
                 }
-                row = t;
+                s = t;
+                if (s == DEAD)
+                        return 0;
         }
-        s = row / n_cls;
         if (d->accept_off[s] == UNKNOWN) {
                 r = accepts_of(c, d, s);
                 if (r < 0)
