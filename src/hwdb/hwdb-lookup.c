@@ -153,7 +153,6 @@ void hwdb_lookup_done(HwdbLookup *l) {
         if (l->glob)
                 hwdb_glob_key_done(l->glob);
         free(l->glob);
-        hwdb_dfa_cache_done(&l->dfa);
         *l = (HwdbLookup) {};
 }
 
@@ -1007,31 +1006,6 @@ static int glob_scan(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_
 
         if (n->n_children == 0 && !l->no_prune)
                 return glob_leaf(l, b, n, edge, skip, key, pos);
-
-        /* Where the scans below would be exact, a subtree seen before may
-         * have a DFA: same matches, same order (hwdb-dfa.h). */
-        if (!l->no_prune && !l->no_dfa && l->key_len <= HWDB_GLOB_MAX_KEY) {
-                const HwdbDfaMatch *m;
-                HwdbDfa *d;
-                int n_m;
-
-                r = hwdb_dfa_get(&l->dfa, b, off, edge, skip, &d);
-                if (r < 0)
-                        return r;
-                n_m = d ? hwdb_dfa_match(&l->dfa, d, key + pos, &m) : -ENOBUFS;
-                if (n_m >= 0) {
-                        for (int i = 0; i < n_m; i++) {
-                                const HwdbNode vn = { .values_off = m[i].values_off, .n_values = m[i].n_values };
-
-                                r = add_values(l, b, &vn);
-                                if (r < 0)
-                                        return r;
-                        }
-                        return 0;
-                }
-                if (n_m != -ENOBUFS)
-                        return n_m;
-        }
 
         if (!l->glob_ready) {
                 r = hwdb_glob_key_init(l->glob, key, l->key_len);

@@ -6,7 +6,6 @@
 #include <stdint.h>
 
 #include "hwdb-bin.h"
-#include "hwdb-dfa.h"
 
 /* One property of a lookup result. The strings point into the database and
  * stay valid as long as it is open. */
@@ -37,8 +36,6 @@ typedef struct HwdbLookup {
 
         /* Tuning/testing: turn the subtree pruning off (pure fnmatch). */
         bool no_prune;
-        /* Tuning/testing: scan every glob subtree, compile none (hwdb-dfa.h). */
-        bool no_dfa;
 
         /* internal */
         size_t props_allocated;
@@ -64,9 +61,6 @@ typedef struct HwdbLookup {
         char *path_key;
         size_t path_key_len, path_key_allocated;
         const HwdbBin *path_db; /* NULL: no usable path */
-        /* The glob subtrees this state has scanned more than once,
-         * compiled; tied to the database they came from. */
-        HwdbDfaCache dfa;
 } HwdbLookup;
 
 void hwdb_lookup_done(HwdbLookup *l);
