@@ -422,8 +422,11 @@ static int pipeline(int argc, char **argv, bool check) {
                         f.collect = f.show_notes = f.verbose = true;
                 if (!policy_name && use_policy) {
                         r = cli_site_policy(root_dir, &site_policy);
-                        if (r < 0)
+                        if (r < 0) {
+                                fprintf(stderr, "unitguard %s: cannot look for the site policy: %s\n", verb,
+                                        strerror(-r));
                                 return EXIT_INPUT;
+                        }
                         policy_name = site_policy;
                 }
         }

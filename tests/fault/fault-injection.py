@@ -156,6 +156,9 @@ def main():
                              report_on_stdout=True)
         failures += scenario('check --root', [exe, 'check', '--policy', 'default', '--root', 'root'], shim, tmp,
                              report_on_stdout=True)
+        # No --policy: the site policy is looked for under the root first.
+        failures += scenario('check --root, site policy looked for', [exe, 'check', '--root', 'root'], shim, tmp,
+                             report_on_stdout=True)
         failures += scenario('hwdb compile', [exe, 'hwdb', 'compile', '--root', hwdb_root, '-o', 'out.bin'],
                              shim, tmp, output='out.bin')
         subprocess.run([exe, 'hwdb', 'compile', '--root', hwdb_root, '-o', 'db.bin'], cwd=tmp, check=True)
