@@ -49,6 +49,8 @@ struct HwdbPathStep {
         uint64_t off;           /* the node */
         uint64_t next;          /* the child taken for key[end] */
         size_t end;             /* key position after the node's prefix */
+        uint64_t children_off;  /* the node's child array, validated */
+        unsigned n_children;
         uint64_t globs[3];      /* its glob children, in edge order */
         HwdbNode glob_nodes[3]; /* the first n_decoded of them, decoded */
         uint8_t glob_c[3];
@@ -1080,6 +1082,8 @@ static int walk(HwdbLookup *l, const HwdbBin *b, uint64_t off, size_t i, const c
                 step->off = off;
                 step->next = 0;
                 step->end = i;
+                step->children_off = n.children_off;
+                step->n_children = n.n_children;
                 step->n_globs = step->n_decoded = 0;
 
                 /* One pass over the sorted child array finds the glob
@@ -1110,6 +1114,10 @@ static int walk(HwdbLookup *l, const HwdbBin *b, uint64_t off, size_t i, const c
                                 break;
                 }
                 if (step->n_globs > 0) {
+                        /* The child is read right after the scans: have
+                         * it on its way while they run. */
+                        if (found)
+                                __builtin_prefetch(b->data + step->next);
                         r = glob_scans(l, b, step, key);
                         if (r < 0)
                                 return r;
@@ -1122,6 +1130,29 @@ static int walk(HwdbLookup *l, const HwdbBin *b, uint64_t off, size_t i, const c
                 l->n_path++;
                 off = step->next;
                 i++;
+        }
+}
+
+/* The walk of a key that shares levels with the key before goes on at the
+ * first level it does not share, from a node that key read, into a child
+ * that key did not take: usually the first node of this key that is not
+ * in the cache. Its address is found here and fetched while the glob scans
+ * of the shared levels run. Only a hint: the walk checks everything again
+ * and reads nothing this did not check first. */
+static void prefetch_divergence(const HwdbBin *b, const HwdbPathStep *step, const char *key) {
+        const uint8_t kc = (uint8_t) key[step->end];
+        const uint8_t *e = b->data + step->children_off;
+
+        for (unsigned c = 0; c < step->n_children; c++, e += b->child_size) {
+                if (e[HWDB_CHILD_C] < kc)
+                        continue;
+                if (e[HWDB_CHILD_C] == kc) {
+                        uint64_t child = hwdb_get64(e + HWDB_CHILD_OFF);
+
+                        if (child < step->off)
+                                __builtin_prefetch(b->data + child);
+                }
+                return;
         }
 }
 
@@ -1173,6 +1204,12 @@ static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) 
                 }
                 while (same < max && l->path_key[same] == key[same])
                         same++;
+                for (size_t e = 0; e < l->n_path; e++)
+                        if (l->path[e].end >= same) {
+                                if (l->path[e].end == same && same < key_len)
+                                        prefetch_divergence(b, &l->path[e], key);
+                                break;
+                        }
                 for (; d < l->n_path && l->path[d].end < same; d++) {
                         if (l->path[d].n_globs == 0)
                                 continue;
