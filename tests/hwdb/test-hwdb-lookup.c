@@ -186,17 +186,19 @@ TEST(old_value_format) {
 
 /* Random patterns full of brackets, negations, ranges, escapes and
  * unterminated brackets, random keys: pruning on and off must give the same
- * answers, and those must be fnmatch's. With long_keys, every key has 70
+ * answers, and those must be fnmatch's. With pad > 0, every key has pad
  * bytes more and every pattern a '*' to take them, so the position sets
- * span two words. Returns the number of non-empty answers. */
-static size_t prune_random(bool long_keys, unsigned seed) {
+ * span more than one word; keys of 64 to 127 bytes are also looked up with
+ * the general multi-word scan instead of the 128-bit one (no_wide_int),
+ * which must answer the same. Returns the number of non-empty answers. */
+static size_t prune_random(size_t pad, unsigned seed) {
         static const char pat_alpha[] = "ab*?*[]!^-\\:";
         static const char key_alpha[] = "ab[]!-\\:";
         size_t nonempty = 0;
 
         for (int round = 0; round < 200; round++) {
                 _cleanup_(hwdb_bin_freep) HwdbBin *b = NULL;
-                _cleanup_(hwdb_lookup_done) HwdbLookup fast = {}, slow = {};
+                _cleanup_(hwdb_lookup_done) HwdbLookup fast = {}, slow = {}, wide = {};
                 char src[8192];
                 size_t o = 0;
 
@@ -204,7 +206,7 @@ static size_t prune_random(bool long_keys, unsigned seed) {
                         seed = seed * 1103515245u + 12345u;
                         size_t n = 1 + (seed >> 16) % 9;
                         src[o++] = 'k';
-                        if (long_keys)
+                        if (pad > 0)
                                 src[o++] = '*';
                         for (size_t i = 0; i < n; i++) {
                                 seed = seed * 1103515245u + 12345u;
@@ -218,10 +220,10 @@ static size_t prune_random(bool long_keys, unsigned seed) {
                         return 0;
                 }
                 slow.no_prune = true;
+                wide.no_wide_int = true;
 
                 for (int k = 0; k < 200; k++) {
-                        char key[96];
-                        size_t pad = long_keys ? 70 : 0;
+                        char key[160];
                         seed = seed * 1103515245u + 12345u;
                         size_t n = pad + (seed >> 16) % 8;
                         key[0] = 'k';
@@ -231,26 +233,38 @@ static size_t prune_random(bool long_keys, unsigned seed) {
                         }
                         key[n + 1] = '\0';
                         int rf = hwdb_lookup_next(&fast, b, key), rs = hwdb_lookup(&slow, b, key);
+                        int rw = hwdb_lookup_next(&wide, b, key);
                         CHECK_INT_EQ(rf, rs);
-                        if (rf != rs) {
+                        CHECK_INT_EQ(rw, rs);
+                        if (rf != rs || rw != rs) {
                                 fprintf(stderr, "key '%s'\n%s\n", key, src);
                                 return nonempty;
                         }
                         nonempty += rf > 0;
                         for (int i = 0; i < rf; i++)
                                 CHECK(streq(fast.props[i].key, slow.props[i].key) &&
-                                      streq(fast.props[i].value, slow.props[i].value));
+                                      streq(fast.props[i].value, slow.props[i].value) &&
+                                      streq(wide.props[i].key, slow.props[i].key) &&
+                                      streq(wide.props[i].value, slow.props[i].value));
                 }
         }
         return nonempty;
 }
 
 TEST(prune_random_tries) {
-        CHECK(prune_random(false, 3) > 1000);
+        CHECK(prune_random(0, 3) > 1000);
 }
 
 TEST(prune_random_tries_long_keys) {
-        CHECK(prune_random(true, 5) > 1000);
+        CHECK(prune_random(70, 5) > 1000);
+}
+
+TEST(prune_random_tries_word_edges) {
+        /* Keys of 58 to 65 bytes and of 121 to 128: the sets' last
+         * position (the key's end) in the top bit of a word, in the next
+         * word, and past the 128 bits of the two-word scan. */
+        CHECK(prune_random(57, 7) > 1000);
+        CHECK(prune_random(120, 9) > 1000);
 }
 
 TEST(next_reuses_only_its_own_path) {
@@ -286,4 +300,5 @@ TEST(next_reuses_only_its_own_path) {
 }
 
 TESTS_MAIN(T(prune_changes_nothing), T(many_properties), T(old_value_format), T(prune_random_tries), T(prune_random_tries_long_keys),
+           T(prune_random_tries_word_edges),
            T(next_reuses_only_its_own_path))
