@@ -58,16 +58,18 @@ struct HwdbFastFrame {
 
 /* One level of the literal walk, kept for the next key (hwdb_lookup_next()). */
 struct HwdbPathStep {
+        /* What a key that shares the level reads, in its first cache line:
+         * the levels without glob children are passed over. */
         uint64_t off;           /* the node */
         uint64_t next;          /* the child taken for key[end] */
         size_t end;             /* key position after the node's prefix */
-        uint64_t children_off;  /* the node's child array, validated */
-        unsigned n_children;
-        uint64_t globs[3];      /* its glob children, in edge order */
-        HwdbNode glob_nodes[3]; /* the first n_decoded of them, decoded */
-        uint8_t glob_c[3];
         uint8_t n_globs;
         uint8_t n_decoded;
+        uint8_t glob_c[3];
+        unsigned n_children;
+        uint64_t children_off;  /* the node's child array, validated */
+        uint64_t globs[3];      /* its glob children, in edge order */
+        HwdbNode glob_nodes[3]; /* the first n_decoded of them, decoded */
 };
 
 /* How far the position set can be trusted for the pattern read so far. */
@@ -1119,8 +1121,16 @@ static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) 
                                 break;
                         same += 8;
                 }
-                while (same < max && l->path_key[same] == key[same])
-                        same++;
+                if (same + 8 <= max) {
+                        uint64_t x, y;
+
+                        /* The first differing byte of the differing 8. */
+                        memcpy(&x, l->path_key + same, 8);
+                        memcpy(&y, key + same, 8);
+                        same += (size_t) __builtin_ctzll(le64toh(x ^ y)) / 8;
+                } else
+                        while (same < max && l->path_key[same] == key[same])
+                                same++;
                 for (size_t e = 0; e < l->n_path; e++)
                         if (l->path[e].end >= same) {
                                 if (l->path[e].end == same && same < key_len)
