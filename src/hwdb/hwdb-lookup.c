@@ -1109,7 +1109,7 @@ static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) 
          * and including the byte that chose the child: only its glob scans
          * are done again. */
         if (reuse) {
-                size_t max = MIN(key_len, l->path_key_len);
+                size_t max = MIN(key_len, l->path_key_len), shared = 0;
 
                 /* Eight bytes at a time: sorted neighbours share tens. */
                 while (same + 8 <= max) {
@@ -1131,13 +1131,11 @@ static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) 
                 } else
                         while (same < max && l->path_key[same] == key[same])
                                 same++;
-                for (size_t e = 0; e < l->n_path; e++)
-                        if (l->path[e].end >= same) {
-                                if (l->path[e].end == same && same < key_len)
-                                        prefetch_divergence(b, &l->path[e], key);
-                                break;
-                        }
-                for (; d < l->n_path && l->path[d].end < same; d++) {
+                while (shared < l->n_path && l->path[shared].end < same)
+                        shared++;
+                if (shared < l->n_path && l->path[shared].end == same && same < key_len)
+                        prefetch_divergence(b, &l->path[shared], key);
+                for (; d < shared; d++) {
                         if (l->path[d].n_globs == 0)
                                 continue;
                         r = glob_scans(l, b, &l->path[d], key);
