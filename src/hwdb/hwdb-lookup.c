@@ -67,6 +67,7 @@ struct HwdbPathStep {
         uint8_t n_decoded;
         uint8_t glob_c[3];
         unsigned n_children;
+        unsigned next_i;        /* next's place in the child array */
         uint64_t children_off;  /* the node's child array, validated */
         uint64_t globs[3];      /* its glob children, in edge order */
         HwdbNode glob_nodes[3]; /* the first n_decoded of them, decoded */
@@ -1026,6 +1027,7 @@ static int walk(HwdbLookup *l, const HwdbBin *b, uint64_t off, size_t i, const c
                                 }
                                 if (ec == kc && kc != '\0' && !found) {
                                         step->next = child;
+                                        step->next_i = c;
                                         found = true;
                                 }
                         }
@@ -1052,32 +1054,66 @@ static int walk(HwdbLookup *l, const HwdbBin *b, uint64_t off, size_t i, const c
         }
 }
 
-/* The walk of a key that shares levels with the key before goes on at the
- * first level it does not share, from a node that key read, into a child
- * that key did not take: usually the first node of this key that is not
- * in the cache. Its address is found here and fetched while the glob scans
- * of the shared levels run. Only a hint: the walk checks everything again
- * and reads nothing this did not check first. */
-static void prefetch_divergence(const HwdbBin *b, const HwdbPathStep *step, const char *key) {
-        const uint8_t kc = (uint8_t) key[step->end];
+/* How a key goes on from the last key's path (lookup()). */
+enum {
+        RESUME_NONE,            /* by walking from the node where it leaves */
+        RESUME_BELOW,           /* below the child resume_child() found */
+        RESUME_NO_CHILD,        /* nowhere: the node has no child for it */
+};
+
+/* A key that shares the levels above step with the key before, and the
+ * node of step up to the byte that chose its child, takes another child
+ * there: the node, its prefix and its glob children stay as they are, and
+ * only the child for kc is looked for, from the child the last key took
+ * on. That reads what a fresh walk of the node would, less what the last
+ * key read already: as long as the array is sorted, a later byte's child
+ * lies further on, and the entries before it up to '[' (the glob
+ * children) were read and checked. Anything else (keys out of order, an
+ * array out of order, an edge that does not lead down) returns
+ * RESUME_NONE, and the walk reads the node afresh and meets it in its
+ * turn. */
+static int resume_child(const HwdbBin *b, HwdbPathStep *step, uint8_t kc) {
         const uint8_t *e = b->data + step->children_off;
+        int prev = -1, r = RESUME_NO_CHILD;
+        uint64_t next = 0;
+        unsigned next_i = 0;
 
-        for (unsigned c = 0; c < step->n_children; c++, e += b->child_size) {
-                if (e[HWDB_CHILD_C] < kc)
-                        continue;
-                if (e[HWDB_CHILD_C] == kc) {
-                        uint64_t child = hwdb_get64(e + HWDB_CHILD_OFF);
-
-                        if (child < step->off)
-                                __builtin_prefetch(b->data + child);
-                }
-                return;
+        /* The entries the last key read, in order? */
+        for (unsigned c = 0; c <= step->next_i; c++, e += b->child_size) {
+                if (e[HWDB_CHILD_C] <= prev)
+                        return RESUME_NONE;
+                prev = e[HWDB_CHILD_C];
         }
+        if (prev >= kc)
+                return RESUME_NONE;
+        for (unsigned c = step->next_i + 1; c < step->n_children; c++, e += b->child_size) {
+                uint8_t ec = e[HWDB_CHILD_C];
+                uint64_t child = hwdb_get64(e + HWDB_CHILD_OFF);
+
+                if (child >= step->off || ec <= prev)
+                        return RESUME_NONE;
+                prev = ec;
+                if (ec == kc) {
+                        next = child;
+                        next_i = c;
+                        r = RESUME_BELOW;
+                }
+                if (ec > kc)
+                        break;
+        }
+        if (r == RESUME_BELOW) {
+                /* The walk reads it after the glob scans. */
+                __builtin_prefetch(b->data + next);
+                step->next = next;
+                step->next_i = next_i;
+        }
+        return r;
 }
 
 static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) {
         uint64_t off = b->root_off;
         size_t i = 0, d = 0, key_len, same = 0;
+        int resume = RESUME_NONE;
         int r;
 
         l->n_props = 0;
@@ -1133,8 +1169,12 @@ static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) 
                                 same++;
                 while (shared < l->n_path && l->path[shared].end < same)
                         shared++;
-                if (shared < l->n_path && l->path[shared].end == same && same < key_len)
-                        prefetch_divergence(b, &l->path[shared], key);
+                if (shared < l->n_path && l->path[shared].end == same && same < key_len) {
+                        resume = resume_child(b, &l->path[shared], (uint8_t) key[same]);
+                        /* The level's glob scans run with the others. */
+                        if (resume != RESUME_NONE)
+                                shared++;
+                }
                 for (; d < shared; d++) {
                         if (l->path[d].n_globs == 0)
                                 continue;
@@ -1147,11 +1187,14 @@ static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) 
                         i = l->path[d - 1].end + 1;
                 }
         }
-        l->n_path = d;
+        /* The level resumed at counts only when the walk goes on below it. */
+        l->n_path = resume == RESUME_NO_CHILD ? d - 1 : d;
 
-        r = walk(l, b, off, i, key);
-        if (r < 0)
-                return r;
+        if (resume != RESUME_NO_CHILD) {
+                r = walk(l, b, off, i, key);
+                if (r < 0)
+                        return r;
+        }
 
         r = RESERVE(l->path_key, l->path_key_allocated, key_len + 1);
         if (r < 0)
