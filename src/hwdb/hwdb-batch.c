@@ -181,19 +181,26 @@ static void sort_keys(HwdbBatch *t) {
                  * byte is at off or after it. */
                 run.off += (size_t) __builtin_clzll(differ) / 8 - run.off % 8;
 
-                unsigned shift = 56 - 8 * (unsigned) (run.off % 8);
+                unsigned shift = 56 - 8 * (unsigned) (run.off % 8), lo = 255, hi = 0;
                 size_t count[256] = {}, end[256], pos = 0;
                 HwdbBatchKey *dst = (run.in_tmp ? t->keys : t->tmp) + run.start;
 
-                for (size_t i = 0; i < run.n; i++)
-                        count[(e[i].chunk >> shift) & 0xff]++;
-                for (size_t c = 0; c < 256; c++) {
+                /* Keys are text: their bytes at one place span far less
+                 * than 256 values, and only that span is gone through. */
+                for (size_t i = 0; i < run.n; i++) {
+                        unsigned c = (unsigned) (e[i].chunk >> shift) & 0xff;
+
+                        count[c]++;
+                        lo = MIN(lo, c);
+                        hi = MAX(hi, c);
+                }
+                for (size_t c = lo; c <= hi; c++) {
                         end[c] = pos;
                         pos += count[c];
                 }
                 for (size_t i = 0; i < run.n; i++)
                         dst[end[(e[i].chunk >> shift) & 0xff]++] = e[i];
-                for (size_t c = 0; c < 256; c++) {
+                for (size_t c = lo; c <= hi; c++) {
                         size_t k = count[c], from = end[c] - k;
 
                         /* Byte 0 is the end of the keys: those are equal. */

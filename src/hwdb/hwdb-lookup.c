@@ -9,6 +9,13 @@
 #include "hwdb-glob.h"
 #include "hwdb-lookup.h"
 
+/* 128-bit integers hold the position sets of keys under 128 bytes. */
+#ifdef __SIZEOF_INT128__
+#define HWDB_HAVE_INT128 1
+#else
+#define HWDB_HAVE_INT128 0
+#endif
+
 /* A trie deeper than this is not something any writer produces; it guards
  * the explicit stack against crafted files. */
 #define HWDB_MAX_DEPTH 65536u
@@ -38,7 +45,12 @@ struct HwdbScanFrame {
 struct HwdbFastFrame {
         HwdbNode node;
         uint64_t off;
-        uint64_t set;           /* one-word scans; longer keys: in wide_sets */
+        union {
+                uint64_t set;   /* one-word scans; longer keys: in wide_sets */
+#if HWDB_HAVE_INT128
+                unsigned __int128 set2; /* two-word scans */
+#endif
+        };
         const char *text;       /* the prefix bytes this frame read */
         int edge;               /* the edge byte into it, or -1 */
         unsigned next_child;
@@ -46,14 +58,19 @@ struct HwdbFastFrame {
 
 /* One level of the literal walk, kept for the next key (hwdb_lookup_next()). */
 struct HwdbPathStep {
+        /* What a key that shares the level reads, in its first cache line:
+         * the levels without glob children are passed over. */
         uint64_t off;           /* the node */
         uint64_t next;          /* the child taken for key[end] */
         size_t end;             /* key position after the node's prefix */
-        uint64_t globs[3];      /* its glob children, in edge order */
-        HwdbNode glob_nodes[3]; /* the first n_decoded of them, decoded */
-        uint8_t glob_c[3];
         uint8_t n_globs;
         uint8_t n_decoded;
+        uint8_t glob_c[3];
+        unsigned n_children;
+        unsigned next_i;        /* next's place in the child array */
+        uint64_t children_off;  /* the node's child array, validated */
+        uint64_t globs[3];      /* its glob children, in edge order */
+        HwdbNode glob_nodes[3]; /* the first n_decoded of them, decoded */
 };
 
 /* How far the position set can be trusted for the pattern read so far. */
@@ -456,68 +473,6 @@ static size_t simple_bracket(const char *p, bool *ret_negated, size_t *ret_first
         return i + 1;
 }
 
-/* The one-word set s advanced over a bracket expression with members
- * m[0, n). */
-static uint64_t bracket1(const HwdbGlobKey *k, uint64_t s, const char *m, size_t n, bool negated) {
-        uint64_t members = 0;
-
-        for (size_t i = 0; i < n; i++)
-                members |= hwdb_glob_eq1(k, (uint8_t) m[i]);
-        s = (s << 1) & k->valid[0];
-        return s & (negated ? ~members : members);
-}
-
-/* Steps the one-word set *s over the pattern bytes p (NUL-terminated)
- * until it is empty. Returns where it met a byte the sets do not model
- * with a live set (*s is then the set before that byte), or NO_STOP. */
-static inline size_t steps1(const HwdbGlobKey *k, uint64_t *s, const char *p) {
-        uint64_t v = *s;
-
-        for (size_t j = 0; v != 0 && p[j] != '\0'; j++) {
-                uint8_t c = (uint8_t) p[j];
-
-                if (c == '[' || c == '\\') {
-                        size_t first, n, len = 0;
-                        bool negated;
-
-                        if (c == '[')
-                                len = simple_bracket(p + j + 1, &negated, &first, &n);
-                        if (len == 0) {
-                                *s = v;
-                                return j;
-                        }
-                        v = bracket1(k, v, p + j + 1 + first, n, negated);
-                        j += len;
-                        continue;
-                }
-                v = hwdb_glob_step1(k, v, c);
-        }
-        *s = v;
-        return NO_STOP;
-}
-
-/* Steps the one-word set *s over edge (-1: none) and then the text p.
- * Returns NO_STOP, or EDGE_STOP (*s unchanged), or where in p it met a
- * byte the sets do not model (*s the set before it). */
-static inline size_t enter1(const HwdbGlobKey *k, uint64_t *s, int edge, const char *p) {
-        size_t from = 0, stop;
-
-        if (edge == '[') {
-                size_t first, n;
-                bool negated;
-
-                from = simple_bracket(p, &negated, &first, &n);
-                if (from == 0)
-                        return EDGE_STOP;
-                *s = bracket1(k, *s, p + first, n, negated);
-        } else if (edge == '\\')
-                return EDGE_STOP;
-        else if (edge >= 0)
-                *s = hwdb_glob_step1(k, *s, (uint8_t) edge);
-        stop = steps1(k, s, p + from);
-        return stop == NO_STOP ? NO_STOP : from + stop;
-}
-
 /* The general glob scan: depth-first below node n (entered by edge, its
  * prefix read from byte skip), children in edge order first, then the node
  * itself, testing every node that has values against the rest of the key:
@@ -634,120 +589,81 @@ static int fast_handover(HwdbLookup *l, const HwdbBin *b, size_t n_stack, const 
         return r;
 }
 
-/* The glob scan below one glob start for a key under 64 bytes: the
- * position set in one word is exactly fnmatch's answer at every node as
- * long as the pattern has only literal bytes, '*' and '?', so there is no
- * pattern to copy, no mode to carry and no fnmatch call. A subtree whose
- * pattern has '[' or '\\' where the set is still live goes to the general
- * scan (fast_handover()). Every bound, edge and visit check of the general
- * scan is made here too; the answers come in the same order. */
-static int glob_scan_fast(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_t off, int edge,
-                          size_t skip, const char *key, size_t pos) {
-        const HwdbGlobKey *k = l->glob;
-        const unsigned len = (unsigned) k->len;
-        uint64_t visits = l->visits, s = UINT64_C(1) << pos;
-        size_t n_stack = 0, stop;
-        int r;
-
-        if (++visits > l->max_visits)
-                return -ELOOP;
-        stop = enter1(k, &s, edge, n->prefix + skip);
-        if (stop != NO_STOP) {
-                r = fast_handover(l, b, 0, n, off, edge, skip, stop, &s, key, pos, &visits);
-                goto done;
-        }
-        if (s == 0) {
-                r = 0;
-                goto done;
-        }
-
-        r = RESERVE(l->fast, l->fast_allocated, 1);
-        if (r < 0)
-                return r;
-        l->fast[n_stack++] = (HwdbFastFrame) {
-                .node = *n, .off = off, .set = s, .text = n->prefix + skip, .edge = edge,
-        };
-
-        while (n_stack > 0) {
-                HwdbFastFrame *f = &l->fast[n_stack - 1];
-                const unsigned nc = f->node.n_children;
-                const uint8_t *e = b->data + f->node.children_off + (uint64_t) f->next_child * b->child_size;
-                unsigned i = f->next_child;
-                uint64_t child = 0, cs = 0;
-                uint8_t c = 0;
-                /* With one position in the set, only '*', '?' and the
-                 * key's byte there can lead on ('[' and '\\' go to the
-                 * general scan). */
-                const int kc = (f->set & (f->set - 1)) == 0 ? k->text[__builtin_ctzll(f->set)] : -1;
-
-                /* Most children are ruled out by their edge byte alone,
-                 * without reading them. */
-                for (; i < nc; i++, e += b->child_size) {
-                        c = e[HWDB_CHILD_C];
-                        child = hwdb_get64(e + HWDB_CHILD_OFF);
-                        if (child >= f->off)
-                                return -ELOOP;
-                        if (c != kc && kc >= 0 && !fast_special[c])
-                                continue;
-                        /* A bracket is stepped once the child is read. */
-                        if (c == '[' || c == '\\')
-                                break;
-                        cs = hwdb_glob_step1(k, f->set, c);
-                        if (cs != 0)
-                                break;
-                }
-                if (i < nc) {
-                        HwdbNode cn;
-
-                        f->next_child = i + 1;
-                        if (++visits > l->max_visits || n_stack >= HWDB_MAX_DEPTH)
-                                return -ELOOP;
-                        r = hwdb_bin_node(b, child, &cn);
-                        if (r < 0)
-                                return r;
-                        if (c == '[' || c == '\\') {
-                                cs = f->set;
-                                stop = enter1(k, &cs, c, cn.prefix);
-                        } else
-                                stop = steps1(k, &cs, cn.prefix);
-                        if (stop != NO_STOP) {
-                                r = fast_handover(l, b, n_stack, &cn, child, c, 0, stop, &cs, key, pos, &visits);
-                                if (r < 0)
-                                        return r;
-                                continue;
-                        }
-                        if (cs == 0)
-                                continue;
-                        if (cn.n_children == 0) {
-                                /* Entered and left at once. */
-                                if (cn.n_values > 0 && ((cs >> len) & 1)) {
-                                        r = add_values(l, b, &cn);
-                                        if (r < 0)
-                                                return r;
-                                }
-                                continue;
-                        }
-                        r = RESERVE(l->fast, l->fast_allocated, n_stack + 1);
-                        if (r < 0)
-                                return r;
-                        l->fast[n_stack++] = (HwdbFastFrame) {
-                                .node = cn, .off = child, .set = cs, .text = cn.prefix, .edge = c,
-                        };
-                        continue;
-                }
-
-                if (f->node.n_values > 0 && ((f->set >> len) & 1)) {
-                        r = add_values(l, b, &f->node);
-                        if (r < 0)
-                                return r;
-                }
-                n_stack--;
-        }
-        r = 0;
-done:
-        l->visits = visits;
-        return r;
+/* The one-word instance (keys under 64 bytes, the usual case). */
+static inline uint64_t one_step(const HwdbGlobKey *k, uint64_t s, uint8_t c) {
+        return hwdb_glob_step1(k, s, c);
 }
+static inline uint64_t one_eq(const HwdbGlobKey *k, uint8_t c) {
+        return hwdb_glob_eq1(k, c);
+}
+static inline uint64_t one_valid(const HwdbGlobKey *k) {
+        return k->valid[0];
+}
+/* The key byte at the one position in s (0 at the key's end). */
+static inline int one_byte_at(const HwdbGlobKey *k, uint64_t s) {
+        return k->text[__builtin_ctzll(s)];
+}
+static inline void one_words(uint64_t s, uint64_t *w) {
+        w[0] = s;
+}
+
+#define FAST_SET uint64_t
+#define FAST(name) one_##name
+#define FAST_FRAME_SET set
+#include "hwdb-lookup-fast.h"
+#undef FAST_SET
+#undef FAST
+#undef FAST_FRAME_SET
+
+#if HWDB_HAVE_INT128
+/* The two-word instance: keys of 64 to 127 bytes (long evdev, dmi and
+ * usb modaliases) in one 128-bit integer, rather than the general
+ * multi-word sets (glob_scan_wide()), which handle every length but pay
+ * for it in loops over words on every step. */
+typedef unsigned __int128 HwdbSet2;
+
+static inline HwdbSet2 two_valid(const HwdbGlobKey *k) {
+        return (HwdbSet2) k->valid[1] << 64 | k->valid[0];
+}
+/* The positions j+1 where key[j] == c. The key is in long_text, zero
+ * padded to 128 bytes: valid drops the padding's matches of c == 0. */
+static inline HwdbSet2 two_eq(const HwdbGlobKey *k, uint8_t c) {
+        HwdbSet2 e = (HwdbSet2) hwdb_glob_eq64(k->long_text + 64, c) << 64 | hwdb_glob_eq64(k->long_text, c);
+
+        return (e << 1) & two_valid(k);
+}
+static inline int two_ctz(HwdbSet2 s) {
+        uint64_t lo = (uint64_t) s;
+
+        return lo != 0 ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t) (s >> 64));
+}
+static inline int two_byte_at(const HwdbGlobKey *k, HwdbSet2 s) {
+        return k->long_text[two_ctz(s)];
+}
+/* hwdb_glob_step1() for two words. */
+static inline HwdbSet2 two_step(const HwdbGlobKey *k, HwdbSet2 s, uint8_t c) {
+        if (c == '*')
+                return ((HwdbSet2) 0 - (s & ((HwdbSet2) 0 - s))) & two_valid(k);
+        if (c == '?')
+                return (s << 1) & two_valid(k);
+        if ((s & (s - 1)) == 0)
+                /* s has at most bit len <= 127: long_text[127] at most. */
+                return s != 0 && k->long_text[two_ctz(s)] == c ? (s << 1) & two_valid(k) : 0;
+        return (s << 1) & two_eq(k, c);
+}
+static inline void two_words(HwdbSet2 s, uint64_t *w) {
+        w[0] = (uint64_t) s;
+        w[1] = (uint64_t) (s >> 64);
+}
+
+#define FAST_SET HwdbSet2
+#define FAST(name) two_##name
+#define FAST_FRAME_SET set2
+#include "hwdb-lookup-fast.h"
+#undef FAST_SET
+#undef FAST
+#undef FAST_FRAME_SET
+#endif
 
 /* Steps the multi-word set src over c (neither '[' nor '\\') into dst
  * (which may be src). Returns whether dst is non-empty. A set of one
@@ -1013,9 +929,15 @@ static int glob_scan(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_
                         return r;
                 l->glob_ready = true;
         }
-        if (l->glob->usable)
-                return l->glob->words == 1 ? glob_scan_fast(l, b, n, off, edge, skip, key, pos)
-                                           : glob_scan_wide(l, b, n, off, edge, skip, key, pos);
+        if (l->glob->usable) {
+                if (l->glob->words == 1)
+                        return one_glob_scan_fast(l, b, n, off, edge, skip, key, pos);
+#if HWDB_HAVE_INT128
+                if (l->glob->words == 2 && !l->no_wide_int)
+                        return two_glob_scan_fast(l, b, n, off, edge, skip, key, pos);
+#endif
+                return glob_scan_wide(l, b, n, off, edge, skip, key, pos);
+        }
         l->pattern_len = 0;
         return glob_scan_general(l, b, n, off, edge, skip, key, pos);
 }
@@ -1080,6 +1002,8 @@ static int walk(HwdbLookup *l, const HwdbBin *b, uint64_t off, size_t i, const c
                 step->off = off;
                 step->next = 0;
                 step->end = i;
+                step->children_off = n.children_off;
+                step->n_children = n.n_children;
                 step->n_globs = step->n_decoded = 0;
 
                 /* One pass over the sorted child array finds the glob
@@ -1103,6 +1027,7 @@ static int walk(HwdbLookup *l, const HwdbBin *b, uint64_t off, size_t i, const c
                                 }
                                 if (ec == kc && kc != '\0' && !found) {
                                         step->next = child;
+                                        step->next_i = c;
                                         found = true;
                                 }
                         }
@@ -1110,6 +1035,10 @@ static int walk(HwdbLookup *l, const HwdbBin *b, uint64_t off, size_t i, const c
                                 break;
                 }
                 if (step->n_globs > 0) {
+                        /* The child is read right after the scans: have
+                         * it on its way while they run. */
+                        if (found)
+                                __builtin_prefetch(b->data + step->next);
                         r = glob_scans(l, b, step, key);
                         if (r < 0)
                                 return r;
@@ -1125,9 +1054,66 @@ static int walk(HwdbLookup *l, const HwdbBin *b, uint64_t off, size_t i, const c
         }
 }
 
+/* How a key goes on from the last key's path (lookup()). */
+enum {
+        RESUME_NONE,            /* by walking from the node where it leaves */
+        RESUME_BELOW,           /* below the child resume_child() found */
+        RESUME_NO_CHILD,        /* nowhere: the node has no child for it */
+};
+
+/* A key that shares the levels above step with the key before, and the
+ * node of step up to the byte that chose its child, takes another child
+ * there: the node, its prefix and its glob children stay as they are, and
+ * only the child for kc is looked for, from the child the last key took
+ * on. That reads what a fresh walk of the node would, less what the last
+ * key read already: as long as the array is sorted, a later byte's child
+ * lies further on, and the entries before it up to '[' (the glob
+ * children) were read and checked. Anything else (keys out of order, an
+ * array out of order, an edge that does not lead down) returns
+ * RESUME_NONE, and the walk reads the node afresh and meets it in its
+ * turn. */
+static int resume_child(const HwdbBin *b, HwdbPathStep *step, uint8_t kc) {
+        const uint8_t *e = b->data + step->children_off;
+        int prev = -1, r = RESUME_NO_CHILD;
+        uint64_t next = 0;
+        unsigned next_i = 0;
+
+        /* The entries the last key read, in order? */
+        for (unsigned c = 0; c <= step->next_i; c++, e += b->child_size) {
+                if (e[HWDB_CHILD_C] <= prev)
+                        return RESUME_NONE;
+                prev = e[HWDB_CHILD_C];
+        }
+        if (prev >= kc)
+                return RESUME_NONE;
+        for (unsigned c = step->next_i + 1; c < step->n_children; c++, e += b->child_size) {
+                uint8_t ec = e[HWDB_CHILD_C];
+                uint64_t child = hwdb_get64(e + HWDB_CHILD_OFF);
+
+                if (child >= step->off || ec <= prev)
+                        return RESUME_NONE;
+                prev = ec;
+                if (ec == kc) {
+                        next = child;
+                        next_i = c;
+                        r = RESUME_BELOW;
+                }
+                if (ec > kc)
+                        break;
+        }
+        if (r == RESUME_BELOW) {
+                /* The walk reads it after the glob scans. */
+                __builtin_prefetch(b->data + next);
+                step->next = next;
+                step->next_i = next_i;
+        }
+        return r;
+}
+
 static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) {
         uint64_t off = b->root_off;
         size_t i = 0, d = 0, key_len, same = 0;
+        int resume = RESUME_NONE;
         int r;
 
         l->n_props = 0;
@@ -1159,7 +1145,7 @@ static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) 
          * and including the byte that chose the child: only its glob scans
          * are done again. */
         if (reuse) {
-                size_t max = MIN(key_len, l->path_key_len);
+                size_t max = MIN(key_len, l->path_key_len), shared = 0;
 
                 /* Eight bytes at a time: sorted neighbours share tens. */
                 while (same + 8 <= max) {
@@ -1171,9 +1157,25 @@ static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) 
                                 break;
                         same += 8;
                 }
-                while (same < max && l->path_key[same] == key[same])
-                        same++;
-                for (; d < l->n_path && l->path[d].end < same; d++) {
+                if (same + 8 <= max) {
+                        uint64_t x, y;
+
+                        /* The first differing byte of the differing 8. */
+                        memcpy(&x, l->path_key + same, 8);
+                        memcpy(&y, key + same, 8);
+                        same += (size_t) __builtin_ctzll(le64toh(x ^ y)) / 8;
+                } else
+                        while (same < max && l->path_key[same] == key[same])
+                                same++;
+                while (shared < l->n_path && l->path[shared].end < same)
+                        shared++;
+                if (shared < l->n_path && l->path[shared].end == same && same < key_len) {
+                        resume = resume_child(b, &l->path[shared], (uint8_t) key[same]);
+                        /* The level's glob scans run with the others. */
+                        if (resume != RESUME_NONE)
+                                shared++;
+                }
+                for (; d < shared; d++) {
                         if (l->path[d].n_globs == 0)
                                 continue;
                         r = glob_scans(l, b, &l->path[d], key);
@@ -1185,11 +1187,14 @@ static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) 
                         i = l->path[d - 1].end + 1;
                 }
         }
-        l->n_path = d;
+        /* The level resumed at counts only when the walk goes on below it. */
+        l->n_path = resume == RESUME_NO_CHILD ? d - 1 : d;
 
-        r = walk(l, b, off, i, key);
-        if (r < 0)
-                return r;
+        if (resume != RESUME_NO_CHILD) {
+                r = walk(l, b, off, i, key);
+                if (r < 0)
+                        return r;
+        }
 
         r = RESERVE(l->path_key, l->path_key_allocated, key_len + 1);
         if (r < 0)

@@ -36,6 +36,9 @@ typedef struct HwdbLookup {
 
         /* Tuning/testing: turn the subtree pruning off (pure fnmatch). */
         bool no_prune;
+        /* Testing: keys of 64 to 127 bytes take the general multi-word
+         * scan, not the 128-bit one. */
+        bool no_wide_int;
 
         /* internal */
         size_t props_allocated;

@@ -109,4 +109,35 @@ TEST(batch_answers_like_single_lookups) {
                 check_batch(b, &t, &l, keys + start, n);
 }
 
-TESTS_MAIN(T(batch_answers_like_single_lookups))
+TEST(batch_sorts_every_byte_value) {
+        /* The sort distributes a run over the span of byte values it
+         * holds at one place: keys whose bytes are anything from 0x01 to
+         * 0xff, the lowest and highest among them, runs long enough to be
+         * distributed (some hundreds share a head) and keys ending where
+         * others go on. */
+        static char keys[4000][128];
+        _cleanup_(hwdb_bin_freep) HwdbBin *b = NULL;
+        _cleanup_(hwdb_batch_done) HwdbBatch t = {};
+        _cleanup_(hwdb_lookup_done) HwdbLookup l = {};
+        unsigned seed = 11;
+
+        CHECK(build_db("k*\n ANY=1\n\n\x01*\n LOW=1\n\n\xff*\n HIGH=1\n\n", NULL, &b) == 0);
+        for (size_t i = 0; i < ELEMENTSOF(keys); i++) {
+                size_t o = 0, n = next_random(&seed) % 24;
+
+                if (next_random(&seed) % 2 == 0)
+                        o = (size_t) snprintf(keys[i], sizeof(keys[i]), "k:0123456789ab");
+                for (size_t j = 0; j < n; j++) {
+                        unsigned r = next_random(&seed) % 260;
+
+                        /* The extremes more often than by chance. */
+                        keys[i][o++] = (char) (r >= 255 ? (r % 2 ? 0x01 : 0xff) : r + 1);
+                }
+                keys[i][o] = '\0';
+        }
+        check_batch(b, &t, &l, keys, ELEMENTSOF(keys));
+        for (size_t start = 0, n = 1; start + n <= ELEMENTSOF(keys); start += n, n = n * 4 + 1)
+                check_batch(b, &t, &l, keys + start, n);
+}
+
+TESTS_MAIN(T(batch_answers_like_single_lookups), T(batch_sorts_every_byte_value))

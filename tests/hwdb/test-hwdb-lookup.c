@@ -186,17 +186,19 @@ TEST(old_value_format) {
 
 /* Random patterns full of brackets, negations, ranges, escapes and
  * unterminated brackets, random keys: pruning on and off must give the same
- * answers, and those must be fnmatch's. With long_keys, every key has 70
+ * answers, and those must be fnmatch's. With pad > 0, every key has pad
  * bytes more and every pattern a '*' to take them, so the position sets
- * span two words. Returns the number of non-empty answers. */
-static size_t prune_random(bool long_keys, unsigned seed) {
+ * span more than one word; keys of 64 to 127 bytes are also looked up with
+ * the general multi-word scan instead of the 128-bit one (no_wide_int),
+ * which must answer the same. Returns the number of non-empty answers. */
+static size_t prune_random(size_t pad, unsigned seed) {
         static const char pat_alpha[] = "ab*?*[]!^-\\:";
         static const char key_alpha[] = "ab[]!-\\:";
         size_t nonempty = 0;
 
         for (int round = 0; round < 200; round++) {
                 _cleanup_(hwdb_bin_freep) HwdbBin *b = NULL;
-                _cleanup_(hwdb_lookup_done) HwdbLookup fast = {}, slow = {};
+                _cleanup_(hwdb_lookup_done) HwdbLookup fast = {}, slow = {}, wide = {};
                 char src[8192];
                 size_t o = 0;
 
@@ -204,7 +206,7 @@ static size_t prune_random(bool long_keys, unsigned seed) {
                         seed = seed * 1103515245u + 12345u;
                         size_t n = 1 + (seed >> 16) % 9;
                         src[o++] = 'k';
-                        if (long_keys)
+                        if (pad > 0)
                                 src[o++] = '*';
                         for (size_t i = 0; i < n; i++) {
                                 seed = seed * 1103515245u + 12345u;
@@ -218,10 +220,10 @@ static size_t prune_random(bool long_keys, unsigned seed) {
                         return 0;
                 }
                 slow.no_prune = true;
+                wide.no_wide_int = true;
 
                 for (int k = 0; k < 200; k++) {
-                        char key[96];
-                        size_t pad = long_keys ? 70 : 0;
+                        char key[160];
                         seed = seed * 1103515245u + 12345u;
                         size_t n = pad + (seed >> 16) % 8;
                         key[0] = 'k';
@@ -231,26 +233,38 @@ static size_t prune_random(bool long_keys, unsigned seed) {
                         }
                         key[n + 1] = '\0';
                         int rf = hwdb_lookup_next(&fast, b, key), rs = hwdb_lookup(&slow, b, key);
+                        int rw = hwdb_lookup_next(&wide, b, key);
                         CHECK_INT_EQ(rf, rs);
-                        if (rf != rs) {
+                        CHECK_INT_EQ(rw, rs);
+                        if (rf != rs || rw != rs) {
                                 fprintf(stderr, "key '%s'\n%s\n", key, src);
                                 return nonempty;
                         }
                         nonempty += rf > 0;
                         for (int i = 0; i < rf; i++)
                                 CHECK(streq(fast.props[i].key, slow.props[i].key) &&
-                                      streq(fast.props[i].value, slow.props[i].value));
+                                      streq(fast.props[i].value, slow.props[i].value) &&
+                                      streq(wide.props[i].key, slow.props[i].key) &&
+                                      streq(wide.props[i].value, slow.props[i].value));
                 }
         }
         return nonempty;
 }
 
 TEST(prune_random_tries) {
-        CHECK(prune_random(false, 3) > 1000);
+        CHECK(prune_random(0, 3) > 1000);
 }
 
 TEST(prune_random_tries_long_keys) {
-        CHECK(prune_random(true, 5) > 1000);
+        CHECK(prune_random(70, 5) > 1000);
+}
+
+TEST(prune_random_tries_word_edges) {
+        /* Keys of 58 to 65 bytes and of 121 to 128: the sets' last
+         * position (the key's end) in the top bit of a word, in the next
+         * word, and past the 128 bits of the two-word scan. */
+        CHECK(prune_random(57, 7) > 1000);
+        CHECK(prune_random(120, 9) > 1000);
 }
 
 TEST(next_reuses_only_its_own_path) {
@@ -285,5 +299,121 @@ TEST(next_reuses_only_its_own_path) {
         }
 }
 
+/* Whether two lookups gave the same answer (or the same error). */
+static bool same_answer(int ra, const HwdbLookup *a, int rb, const HwdbLookup *b) {
+        if (ra != rb)
+                return false;
+        for (int k = 0; k < ra; k++)
+                if (!streq(a->props[k].key, b->props[k].key) || !streq(a->props[k].value, b->props[k].value))
+                        return false;
+        return true;
+}
+
+/* The offset of the node the literal walk reaches after text. */
+static uint64_t node_at(const HwdbBin *b, const char *text) {
+        uint64_t off = b->root_off;
+        HwdbNode n;
+
+        for (;;) {
+                CHECK(hwdb_bin_node(b, off, &n) == 0);
+                for (const char *p = n.prefix; *p; p++, text++)
+                        CHECK(*p == *text);
+                if (*text == '\0')
+                        return off;
+                CHECK(hwdb_bin_find_child(b, &n, (uint8_t) *text++, &off) == 0);
+        }
+}
+
+TEST(next_resumes_at_the_child_array) {
+        /* A key that leaves the key before at a child choice goes on from
+         * that level's child array: later children, earlier ones (keys out
+         * of order), the same one, a byte with no child, glob children on
+         * both sides of the key's byte, a key ending at the node. */
+        static const char *const keys[] = {
+                "m:abc", "m:abd", "m:abx", "m:aby", "m:abz", "m:abx", "m:abd", "m:abc", "m:abc",
+                "m:ab", "m:abcz", "m:abdz", "m:ab?z", "m:ab*", "m:abA", "m:ab0", "m:abx", "m:ab",
+        };
+        static const char src[] = "m:ab*\n A=1\n\nm:abc\n B=2\n\nm:abd\n C=3\n\nm:abx\n D=4\n\n"
+                                  "m:ab[xy]\n E=5\n\nm:ab?z\n F=6\n\nm:abA*\n G=7\n\nm:ab\n H=8\n\n"
+                                  "m:abB\n I=9\n\n";
+        _cleanup_(hwdb_bin_freep) HwdbBin *b = NULL, *bad = NULL;
+        _cleanup_(hwdb_lookup_done) HwdbLookup run = {};
+        _cleanup_free_ uint8_t *image = NULL;
+        uint64_t off;
+        HwdbNode n;
+
+        CHECK(build_db(src, NULL, &b) == 0);
+        for (size_t i = 0; i < ELEMENTSOF(keys); i++) {
+                _cleanup_(hwdb_lookup_done) HwdbLookup fresh = {};
+                int rn = hwdb_lookup_next(&run, b, keys[i]), rf = hwdb_lookup(&fresh, b, keys[i]);
+
+                CHECK(rf > 0);
+                if (!same_answer(rn, &run, rf, &fresh)) {
+                        fprintf(stderr, "key '%s' (after '%s'): %d, fresh %d\n", keys[i], i ? keys[i - 1] : "", rn, rf);
+                        CHECK(false);
+                }
+        }
+
+        /* The entry for 'x' below "m:ab" points back at the root. A fresh
+         * walk reads it for any key whose byte there is 'd' or more (it
+         * stops at the first entry past the byte): a key that resumes
+         * there from the last key must fail or succeed just the same. */
+        image = malloc(b->size);
+        CHECK(image);
+        memcpy(image, b->data, b->size);
+        off = node_at(b, "m:ab");
+        CHECK(hwdb_bin_node(b, off, &n) == 0);
+        for (unsigned c = 0; c < n.n_children; c++)
+                if (image[n.children_off + c * b->child_size + HWDB_CHILD_C] == 'x')
+                        hwdb_put64(image + n.children_off + c * b->child_size + HWDB_CHILD_OFF, b->root_off);
+        CHECK(hwdb_bin_new_from_memory(image, b->size, true, &bad, NULL) == 0);
+        image = NULL;
+        hwdb_lookup_done(&run);
+        static const char *const bad_keys[] = { "m:abc", "m:abd", "m:abc", "m:abx", "m:abA", "m:abc", "m:abz", "m:ab" };
+        int failed = 0, answered = 0;
+        for (size_t i = 0; i < ELEMENTSOF(bad_keys); i++) {
+                _cleanup_(hwdb_lookup_done) HwdbLookup fresh = {};
+                int rn = hwdb_lookup_next(&run, bad, bad_keys[i]), rf = hwdb_lookup(&fresh, bad, bad_keys[i]);
+
+                if (!same_answer(rn, &run, rf, &fresh)) {
+                        fprintf(stderr, "corrupt: key '%s': %d, fresh %d\n", bad_keys[i], rn, rf);
+                        CHECK(false);
+                }
+                failed += rf == -ELOOP;
+                answered += rf > 0;
+        }
+        CHECK(failed >= 3 && answered >= 3);
+
+        /* The entries for 'c' and 'd' swapped, 'x' made a second 'c', 'A'
+         * and 'B' swapped (so a key that took 'A' would, resuming after
+         * it, miss the 'B' before it):
+         * an array out of order, whatever a walk of it finds, is found
+         * alike by a key that resumes there and by a fresh walk. */
+        hwdb_bin_freep(&bad);
+        image = malloc(b->size);
+        CHECK(image);
+        memcpy(image, b->data, b->size);
+        for (unsigned c = 0; c < n.n_children; c++) {
+                uint8_t *ce = image + n.children_off + c * b->child_size + HWDB_CHILD_C;
+
+                *ce = *ce == 'c' ? 'd' : *ce == 'd' ? 'c' : *ce == 'x' ? 'c' : *ce == 'A' ? 'B' : *ce == 'B' ? 'A' : *ce;
+        }
+        CHECK(hwdb_bin_new_from_memory(image, b->size, true, &bad, NULL) == 0);
+        image = NULL;
+        hwdb_lookup_done(&run);
+        static const char *const unsorted_keys[] = { "m:abA", "m:abB", "m:abc", "m:abd", "m:abc", "m:abx",
+                                                         "m:abd", "m:abz", "m:abc", "m:abA", "m:abB" };
+        for (size_t i = 0; i < ELEMENTSOF(unsorted_keys); i++) {
+                _cleanup_(hwdb_lookup_done) HwdbLookup fresh = {};
+                int rn = hwdb_lookup_next(&run, bad, unsorted_keys[i]), rf = hwdb_lookup(&fresh, bad, unsorted_keys[i]);
+
+                if (!same_answer(rn, &run, rf, &fresh)) {
+                        fprintf(stderr, "unsorted: key '%s' (%zu): %d, fresh %d\n", unsorted_keys[i], i, rn, rf);
+                        CHECK(false);
+                }
+        }
+}
+
 TESTS_MAIN(T(prune_changes_nothing), T(many_properties), T(old_value_format), T(prune_random_tries), T(prune_random_tries_long_keys),
-           T(next_reuses_only_its_own_path))
+           T(prune_random_tries_word_edges),
+           T(next_reuses_only_its_own_path), T(next_resumes_at_the_child_array))
