@@ -16,7 +16,7 @@
 void cat_reader_init(CatReader *r, int fd, const char *source, size_t max_file) {
         *r = (CatReader) { .fd = fd, .source = source, .max_file = max_file };
 #if defined(__x86_64__) && defined(__SSE2__) && !defined(CAT_STREAM_SCALAR)
-        r->avx2 = __builtin_cpu_supports("avx2");
+        r->avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
 #endif
 }
 
@@ -110,7 +110,15 @@ static int read_line(CatReader *r, size_t limit, const char **ret, size_t *ret_l
         }
 }
 
-static bool is_unit_or_dropin(const char *p, size_t n) {
+/* What a header's path names: its name's offset in it, whether it ends in
+ * ".conf", the unit type of its suffix. */
+typedef struct PathFacts {
+        size_t name;
+        bool conf;
+        UnitType type;
+} PathFacts;
+
+static bool is_unit_or_dropin(const char *p, size_t n, PathFacts *ret) {
         const char *slash, *dot;
 
         slash = memrchr(p, '/', n);
@@ -120,11 +128,15 @@ static bool is_unit_or_dropin(const char *p, size_t n) {
         if (!dot)
                 return false;
 
-        if ((size_t) (p + n - dot) == 5 && memcmp(dot, ".conf", 5) == 0)
+        *ret = (PathFacts) { .name = (size_t) (slash - p) + 1, .type = _UNIT_TYPE_INVALID };
+        if ((size_t) (p + n - dot) == 5 && memcmp(dot, ".conf", 5) == 0) {
                 /* A drop-in lives in a directory whose name ends in ".d". */
+                ret->conf = true;
                 return slash - p >= 2 && memcmp(slash - 2, ".d", 2) == 0;
+        }
 
-        return unit_type_from_mem(dot + 1, (size_t) (p + n - dot - 1)) >= 0;
+        ret->type = unit_type_from_mem(dot + 1, (size_t) (p + n - dot - 1));
+        return ret->type >= 0;
 }
 
 #define ONES UINT64_C(0x0101010101010101)
@@ -172,12 +184,18 @@ static bool has_control(const char *s, size_t n) {
         return false;
 }
 
-bool cat_header_path_is_plausible(const char *path, size_t n) {
+static bool path_is_plausible(const char *path, size_t n, PathFacts *ret) {
         if (n < 2 || path[0] != '/')
                 return false;
         if (has_control(path, n))
                 return false;
-        return is_unit_or_dropin(path, n);
+        return is_unit_or_dropin(path, n, ret);
+}
+
+bool cat_header_path_is_plausible(const char *path, size_t n) {
+        PathFacts facts;
+
+        return path_is_plausible(path, n, &facts);
 }
 
 int cat_dropin_unit_name(const char *path, char **ret) {
@@ -236,13 +254,30 @@ static char *strip_terminal_escapes(const char *l, size_t n, size_t *ret_len) {
         return out;
 }
 
-static int classify_plain_header(const char *l, size_t n, bool *ret_note, StrBuf *ret_path);
+static int classify_plain_header(CatReader *r, const char *l, size_t n, const char **ret_path, size_t *ret_len);
 
-/* 1 for a header (its path in *ret_path, empty for a note), 0 for content. */
-static int classify_header(const char *l, size_t n, bool *ret_note, StrBuf *ret_path) {
+/* 1 for a header, 0 for content. A header's path in *ret_path (in l, or
+ * in r->header_path: not NUL-terminated), *ret_len bytes long; NULL for a
+ * note. What the path names in r->header_name etc. */
+static int classify_header(CatReader *r, const char *l, size_t n, const char **ret_path, size_t *ret_len) {
         _cleanup_free_ char *plain = NULL;
         size_t k;
+        int q;
 
+        /* The common header: "# /path" without a control byte (so without
+         * an escape sequence), its path looked at once. */
+        if (n > 3 && memcmp(l, "# /", 3) == 0 && !has_control(l + 2, n - 2)) {
+                PathFacts facts;
+
+                if (!is_unit_or_dropin(l + 2, n - 2, &facts))
+                        return 0;
+                r->header_name = facts.name;
+                r->header_conf = facts.conf;
+                r->header_type = facts.type;
+                *ret_path = l + 2;
+                *ret_len = n - 2;
+                return 1;
+        }
         if (n < 4096 && memchr(l, '\x1b', n)) {
                 /* The framing is kept as a C string: a line with a NUL byte,
                  * even one hidden inside an escape sequence, is content. */
@@ -251,34 +286,47 @@ static int classify_header(const char *l, size_t n, bool *ret_note, StrBuf *ret_
                 plain = strip_terminal_escapes(l, n, &k);
                 if (!plain)
                         return -ENOMEM;
-                return classify_plain_header(plain, k, ret_note, ret_path);
+                q = classify_plain_header(r, plain, k, ret_path, ret_len);
+                if (q <= 0 || !*ret_path)
+                        return q;
+                /* The path outlives plain. */
+                r->header_path.len = 0;
+                if (strbuf_append(&r->header_path, *ret_path, *ret_len) < 0)
+                        return -ENOMEM;
+                *ret_path = r->header_path.data;
+                return 1;
         }
-        return classify_plain_header(l, n, ret_note, ret_path);
+        return classify_plain_header(r, l, n, ret_path, ret_len);
 }
 
-static int classify_plain_header(const char *l, size_t n, bool *ret_note, StrBuf *ret_path) {
-        if (n > 3 && memcmp(l, "# /", 3) == 0 && cat_header_path_is_plausible(l + 2, n - 2)) {
-                *ret_note = false;
-                ret_path->len = 0;
-                return strbuf_append(ret_path, l + 2, n - 2) < 0 ? -ENOMEM : 1;
+static int classify_plain_header(CatReader *r, const char *l, size_t n, const char **ret_path, size_t *ret_len) {
+        PathFacts facts;
+
+        if (n > 3 && memcmp(l, "# /", 3) == 0 && path_is_plausible(l + 2, n - 2, &facts)) {
+                r->header_name = facts.name;
+                r->header_conf = facts.conf;
+                r->header_type = facts.type;
+                *ret_path = l + 2;
+                *ret_len = n - 2;
+                return 1;
         }
         if (n > 7 && memcmp(l, "# Unit ", 7) == 0 && memchr(l, '\0', n) == NULL &&
             (mem_endswith(l + 7, n - 7, " is masked.") ||
              mem_endswith(l + 7, n - 7, " could not be loaded."))) {
-                *ret_note = true;
-                strbuf_reset(ret_path);
+                *ret_path = NULL;
+                *ret_len = 0;
                 return 1;
         }
         return 0;
 }
 
-/* Keeps the header just classified (its path in r->header_path) for the
- * next file. */
+/* Keeps the header just classified (its path, NULL for a note, and what
+ * the path names, in r->header_name etc.) for the next file. */
 static int stash_header(CatReader *r, const char *l, size_t n, bool terminated, bool blank_before,
-                        bool is_note) {
+                        const char *path, size_t path_len) {
         /* Blank line, header, terminator, and after its NUL the path: one
          * allocation, the framing's, which the path is borrowed from. */
-        size_t path_room = is_note ? 0 : r->header_path.len + 1;
+        size_t path_room = path ? path_len + 1 : 0;
         char *fr = malloc(n + 3 + path_room), *p;
 
         if (!fr)
@@ -293,9 +341,18 @@ static int stash_header(CatReader *r, const char *l, size_t n, bool terminated, 
         *p++ = '\0';
         free(r->next_framing);
         r->next_framing = fr;
-        r->next_path = is_note ? NULL : memcpy(p, r->header_path.data, path_room);
+        r->next_path = NULL;
+        if (path) {
+                memcpy(p, path, path_len);
+                p[path_len] = '\0';
+                r->next_path = p;
+                r->next_path_len = path_len;
+                r->next_name = r->header_name;
+                r->next_conf = r->header_conf;
+                r->next_type = r->header_type;
+        }
         r->next_line = r->line;
-        r->next_is_note = is_note;
+        r->next_is_note = !path;
         return 0;
 }
 
@@ -367,25 +424,6 @@ static _always_inline_ bool line_needs_look(const char *p, size_t avail) {
         return avail < 3 || (p[1] == ' ' && (p[2] == '/' || p[2] == 'U' || p[2] == '\x1b'));
 }
 
-/* Where the LF bytes of a 64-byte block are, as bits (bit i for p[i]).
- * With SSE2 sixteen bytes at a time, elsewhere byte by byte. */
-static _always_inline_ uint64_t block_newlines(const char *p) {
-        uint64_t m = 0;
-
-#if defined(__SSE2__) && !defined(CAT_STREAM_SCALAR)
-        const __m128i lf = _mm_set1_epi8('\n');
-
-        for (unsigned i = 0; i < 64; i += 16)
-                m |= (uint64_t) (unsigned) _mm_movemask_epi8(
-                             _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *) (const void *) (p + i)), lf))
-                     << i;
-#else
-        for (unsigned i = 0; i < 64; i++)
-                m |= (uint64_t) (p[i] == '\n') << i;
-#endif
-        return m;
-}
-
 /* Whether the line at p + j (room bytes from p on are in the buffer) can
  * be passed over as content. A blank line can, when the line after it
  * needs no look: a header counts only right after a blank line. Most lines
@@ -400,20 +438,48 @@ static _always_inline_ bool line_is_plain(const char *p, size_t j, size_t room) 
         return !line_needs_look(p + j, room - j);
 }
 
+/* Two bit sets of a 64-byte block (bit i for p[i]): its LF bytes, and the
+ * bytes up to '#' (all that line_is_plain() looks at further when a line
+ * starts with one: LF, ESC, '#', and some others). With SSE2 sixteen bytes
+ * at a time, elsewhere byte by byte. */
+static _always_inline_ uint64_t block_bits(const char *p, uint64_t *ret_low) {
+        uint64_t lf = 0, low = 0;
+
+#if defined(__SSE2__) && !defined(CAT_STREAM_SCALAR)
+        const __m128i nl = _mm_set1_epi8('\n'), hash = _mm_set1_epi8('#');
+
+        for (unsigned i = 0; i < 64; i += 16) {
+                __m128i v = _mm_loadu_si128((const __m128i *) (const void *) (p + i));
+
+                lf |= (uint64_t) (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)) << i;
+                low |= (uint64_t) (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, hash), v)) << i;
+        }
+#else
+        for (unsigned i = 0; i < 64; i++) {
+                lf |= (uint64_t) (p[i] == '\n') << i;
+                low |= (uint64_t) ((unsigned char) p[i] <= '#') << i;
+        }
+#endif
+        *ret_low = low;
+        return lf;
+}
+
 #if defined(__x86_64__) && defined(__SSE2__) && !defined(CAT_STREAM_SCALAR)
 #include <immintrin.h>
 #define CAT_STREAM_AVX2 1
+#define CAT_STREAM_TARGET __attribute__((target("avx2,popcnt")))
 
-/* The same bits as block_newlines(), 32 bytes at a time. Not always_inline:
+/* The same bits as block_bits(), 32 bytes at a time. Not always_inline:
  * only the AVX2 copy of skip_plain_lines() may take it in. */
-static inline __attribute__((target("avx2"))) uint64_t block_newlines_avx2(const char *p) {
-        const __m256i lf = _mm256_set1_epi8('\n');
-        uint32_t lo = (uint32_t) _mm256_movemask_epi8(
-                _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *) (const void *) p), lf));
-        uint32_t hi = (uint32_t) _mm256_movemask_epi8(
-                _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *) (const void *) (p + 32)), lf));
+static inline CAT_STREAM_TARGET uint64_t block_bits_avx2(const char *p, uint64_t *ret_low) {
+        const __m256i nl = _mm256_set1_epi8('\n'), hash = _mm256_set1_epi8('#');
+        __m256i lo = _mm256_loadu_si256((const __m256i *) (const void *) p),
+                hi = _mm256_loadu_si256((const __m256i *) (const void *) (p + 32));
 
-        return (uint64_t) hi << 32 | lo;
+        *ret_low = (uint64_t) (uint32_t) _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(hi, hash), hi)) << 32 |
+                   (uint32_t) _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(lo, hash), lo));
+        return (uint64_t) (uint32_t) _mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, nl)) << 32 |
+               (uint32_t) _mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, nl));
 }
 #endif
 
@@ -421,34 +487,55 @@ static inline __attribute__((target("avx2"))) uint64_t block_newlines_avx2(const
  * over in bulk, without returning line by line: such a line is content
  * whatever comes before it, and changes nothing but the position and the
  * line count. Only lines that end within the size cap are passed over, so
- * a file over it fails in read_line() exactly as before. The LF bytes are
- * found 64 at a time; only the first byte of each line after one is read. */
+ * a file over it fails in read_line() exactly as before. A 64-byte block
+ * is read once: its LF bytes tell where lines start, and only a line that
+ * starts with a byte up to '#' is looked at (line_is_plain()); the lines
+ * of a block are counted at once. */
 static _always_inline_ void skip_plain_lines_with(CatReader *r, bool avx2) {
         const char *p = r->buf.data + r->pos;
         size_t used = r->pos - r->mark, room, i = 0, base = 0;
         unsigned lines = 0;
+        uint64_t carry = 0, last_lf = 0;
+        size_t last_base = 0;
 
         if (r->pos >= r->buf.len || used >= r->max_file || line_needs_look(p, r->buf.len - r->pos))
                 return;
         room = MIN(r->buf.len - r->pos, r->max_file - used);
 
-        /* Whole blocks; i is always the start of a line that needs no look. */
+        /* Whole blocks. A line that starts in a block (after an LF in it
+         * or, carry, at its first byte) is judged there, when its first
+         * byte is up to '#'. The latest LF is in last_lf, of the block
+         * at last_base. */
         for (; room - base >= 64; base += 64) {
+                uint64_t low, lf, look;
+
 #ifdef CAT_STREAM_AVX2
-                uint64_t m = avx2 ? block_newlines_avx2(p + base) : block_newlines(p + base);
+                lf = avx2 ? block_bits_avx2(p + base, &low) : block_bits(p + base, &low);
 #else
-                uint64_t m = block_newlines(p + base);
+                lf = block_bits(p + base, &low);
 #endif
+                look = ((lf << 1) | carry) & low;
+                for (; look != 0; look &= look - 1) {
+                        size_t j = base + (size_t) __builtin_ctzll(look);
 
-                for (; m != 0; m &= m - 1) {
-                        size_t j = base + (size_t) __builtin_ctzll(m) + 1;
-
-                        lines++;
-                        i = j;
-                        if (j >= room || !line_is_plain(p, j, room))
+                        if (!line_is_plain(p, j, room)) {
+                                /* The LF bytes before that line. */
+                                lines += (unsigned) __builtin_popcountll(lf & ((UINT64_C(1) << (j - base)) - 1));
+                                i = j;
                                 goto done;
+                        }
                 }
+                carry = lf >> 63;
+                lines += (unsigned) __builtin_popcountll(lf);
+                last_base = lf != 0 ? base : last_base;
+                last_lf = lf != 0 ? lf : last_lf;
         }
+        if (last_lf != 0)
+                i = last_base + 64 - (size_t) __builtin_clzll(last_lf);
+        /* A line that starts at base: judged here (at room, it is not in
+         * the buffer: stop there). */
+        if (carry && (base >= room || !line_is_plain(p, base, room)))
+                goto done;
         /* The rest, fewer than 64 bytes, one LF at a time. */
         for (;;) {
                 const char *nl = memchr(p + i, '\n', room - i);
@@ -472,9 +559,9 @@ done:
 }
 
 /* The AVX2 copy: the same steps, compiled for AVX2, so that the 32-byte
- * search is taken in; chosen at run time (CatReader.avx2). */
+ * block reader is taken in; chosen at run time (CatReader.avx2). */
 #ifdef CAT_STREAM_AVX2
-static __attribute__((target("avx2"))) void skip_plain_lines_avx2(CatReader *r) {
+static CAT_STREAM_TARGET void skip_plain_lines_avx2(CatReader *r) {
         skip_plain_lines_with(r, true);
 }
 #endif
@@ -514,14 +601,14 @@ static size_t line_limit(const CatReader *r, size_t line_start, bool after_blank
  * path of a syslog daemon's unit). */
 static int check_merged_header(CatReader *r, CatFile *f, const char *l, size_t n) {
         const char *path;
-        bool note;
+        size_t len;
         int k;
 
-        k = classify_header(l, n, &note, &r->header_path);
+        k = classify_header(r, l, n, &path, &len);
         if (k <= 0)
                 return k;
-        path = r->header_path.data;
-        if (!note && ((f->path && streq(path, f->path)) || strpbrk(path, " \t")))
+        if (path && ((f->path && f->path_len == len && memcmp(path, f->path, len) == 0) ||
+                     memchr(path, ' ', len) || memchr(path, '\t', len)))
                 return 0;
         return diag_add(&f->diags, DIAG_WARNING, EFFECT_NONE, "cat.merged-header", r->source, r->line, NULL,
                         NULL,
@@ -533,9 +620,9 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
         StrBuf content = {};
         /* Offsets from r->mark: reading may move the buffer, never this. */
         size_t last_blank = SIZE_MAX;   /* the latest blank line */
-        const char *l;
-        size_t n, line_start;
-        bool term, note;
+        const char *l, *path;
+        size_t n, line_start, path_len;
+        bool term;
         int k;
 
         if (r->done)
@@ -549,7 +636,7 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
                         r->done = true;
                         return k;
                 }
-                k = n <= CAT_HEADER_MAX ? classify_header(l, n, &note, &r->header_path) : 0;
+                k = n <= CAT_HEADER_MAX ? classify_header(r, l, n, &path, &path_len) : 0;
                 if (k < 0)
                         return k;
                 if (k == 0) {
@@ -558,7 +645,7 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
                         strbuf_done(&content);
                         return k;
                 }
-                k = stash_header(r, l, n, term, false, note);
+                k = stash_header(r, l, n, term, false, path, path_len);
                 if (k < 0)
                         return k;
         }
@@ -573,7 +660,14 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
                 .framing = r->next_framing,
                 .header_line = r->next_line,
                 .is_note = r->next_is_note,
+                .type = _UNIT_TYPE_INVALID,
         };
+        if (ret->path) {
+                ret->path_len = r->next_path_len;
+                ret->name = ret->path + r->next_name;
+                ret->conf = r->next_conf;
+                ret->type = r->next_type;
+        }
         r->next_path = r->next_framing = NULL;
         r->mark = r->pos;
 
@@ -583,11 +677,21 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
                 skip_plain_lines(r);
                 line_start = r->pos - r->mark;
                 after_blank = last_blank != SIZE_MAX && last_blank + 1 == line_start;
-                k = read_line(r, line_limit(r, line_start, after_blank), &l, &n, &term);
-                if (k < 0)
-                        goto fail;
-                if (k == 0)
-                        break;
+                if (r->pos < r->buf.len && r->buf.data[r->pos] == '\n' &&
+                    line_start + 1 <= line_limit(r, line_start, after_blank)) {
+                        /* A blank line in the buffer: what read_line()
+                         * would return, without the search. */
+                        r->pos++;
+                        r->line++;
+                        n = 0;
+                        term = true;
+                } else {
+                        k = read_line(r, line_limit(r, line_start, after_blank), &l, &n, &term);
+                        if (k < 0)
+                                goto fail;
+                        if (k == 0)
+                                break;
+                }
 
                 if (n == 0 && term) {
                         /* All before it is content; the blank line itself
@@ -602,11 +706,11 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
                 /* A header counts only right after a blank line; that blank
                  * line is framing, not content. */
                 if (after_blank && maybe_header(l, n)) {
-                        k = classify_header(l, n, &note, &r->header_path);
+                        k = classify_header(r, l, n, &path, &path_len);
                         if (k < 0)
                                 goto fail;
                         if (k > 0) {
-                                k = stash_header(r, l, n, term, true, note);
+                                k = stash_header(r, l, n, term, true, path, path_len);
                                 if (k < 0)
                                         goto fail;
                                 take_content(r, r->mark, r->mark + last_blank, ret);

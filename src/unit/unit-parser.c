@@ -456,17 +456,180 @@ static _always_inline_ int parse_line_fast(ParseState *ps, const PhysLine *pl, u
         return 0;
 }
 
-static _always_inline_ int parse_all_with(ParseState *ps, bool avx2) {
+/* What the first byte of a line that parse_run() looks at says about it
+ * (such a line has no byte below 0x0e but its LF, and none above 0x7f):
+ * a key may start with it; the line is passed over (a comment; an LF
+ * first is an empty line); a section header; or the line goes the general
+ * way (a blank first, '=', a control byte). */
+enum {
+        FIRST_KEY,
+        FIRST_SKIP,
+        FIRST_HEADER,
+        FIRST_OTHER,
+};
+
+static const uint8_t first_byte_class[256] = {
+        3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+        3, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 3, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+};
+
+/* The run of lines of the common kinds from the scanner's position on,
+ * taken straight from the block marks: a line whose first mark is its
+ * terminator, a lone LF (so it has no byte that is a control byte or
+ * non-ASCII, no tab, no CR: its only blank is the space), outside a
+ * continuation, that is empty, a comment, a section header "[...]", or
+ * "Key=value" in a section with no space at either end of the line or
+ * before '=' (what parse_line_fast() takes, on those lines). Any other
+ * line goes the general way, which gives the same outcome for these: a
+ * line may go that way for no other reason than that this loop does not
+ * look further (a line of more than UNIT_LINE_MAX - 64 bytes). The state
+ * the loop changes is held in locals, and written back before anything
+ * else may read it. Stops before the first other line (the scanner left
+ * at its start, for line_scanner_next()) or at the end; returns what
+ * parsing a section header returned when that is not 0. */
+static _always_inline_ int parse_run(ParseState *ps, LineScanner *s, unsigned *line_io) {
+        UnitFile *f = ps->f;
+        const char *data = s->data;
+        char *arena = f->arena;
+        size_t size = s->size, pos = s->pos, base = s->base;
+        uint64_t m;
+        UnitEntry *e = f->entries + f->n_entries,
+                  *e_cap = f->entries + MIN(f->allocated_entries, UNIT_ENTRIES_MAX),
+                  *e_end = ps->section >= 0 ? e_cap : e;   /* no room before a section */
+        unsigned line = *line_io;
+        int r = 0;
+
+        if (ps->in_cont || pos >= size)
+                return 0;
+        while (pos - base >= 64)
+                line_scanner_load(s, base += 64);
+        m = s->marks & (~UINT64_C(0) << (pos - base));
+
+        for (;;) {
+                size_t start = pos, end, n, kn;
+                unsigned char c, last, next;
+                char *l, *eq, *v;
+
+                /* A block without marks is never the last one: that has
+                 * data[size] marked. */
+                while (m == 0) {
+                        base += 64;
+                        if (base - start >= UNIT_LINE_MAX - 64)
+                                goto out;
+                        m = line_scanner_block(s, base);
+                }
+                end = base + (size_t) __builtin_ctzll(m);
+                if (data[end] != '\n')
+                        break;
+                /* "\n\r" and "\n\0" are one terminator, but the NUL at
+                 * data[size] is no part of the data. */
+                next = (unsigned char) data[end + 1];
+                if (next <= '\r' && (next == '\r' || (next == '\0' && end + 1 < size)))
+                        break;
+                n = end - start;
+                c = (unsigned char) data[start];
+                switch (first_byte_class[c]) {
+                case FIRST_KEY:
+                        break;
+                case FIRST_SKIP:
+                        goto next_line;
+                case FIRST_HEADER:
+                        if (data[end - 1] != ']')
+                                goto out;
+                        f->n_entries = (size_t) (e - f->entries);
+                        r = parse_section_header(ps, arena + start, n, line + 1, end + 1);
+                        if (r != 0) {
+                                /* The header's line is read. */
+                                pos = end + 1;
+                                line++;
+                                goto out;
+                        }
+                        e_end = e_cap;
+                        goto next_line;
+                default:
+                        goto out;
+                }
+                last = (unsigned char) data[end - 1];
+                if (last <= ' ' || last == '\\' || e >= e_end)
+                        break;
+                l = arena + start;
+                eq = find_equals(l, n);
+                if (!eq || eq[-1] == ' ')
+                        break;
+                kn = (size_t) (eq - l);
+                /* After '=' the value's leading spaces; its end is not
+                 * one, and the LF after it ends the search at the latest. */
+                v = eq + 1;
+                while (*v == ' ')
+                        v++;
+                l[kn] = '\0';
+                l[n] = '\0';
+                *e++ = (UnitEntry) {
+                        .section = ps->section,
+                        .key = l,
+                        .key_len = (unsigned) kn,
+                        .value = v,
+                        .value_len = (unsigned) (l + n - v),
+                        .raw_start = start,
+                        .raw_end = end + 1,
+                        .line_first = line + 1,
+                        .line_last = line + 1,
+                };
+        next_line:
+                line++;
+                pos = end + 1;
+                m &= m - 1;
+                if (pos >= size)
+                        goto out;
+        }
+out:
+        /* The scanner resumes at pos (a line that goes the general way, or
+         * the end), with the marks of the block it is in; the marks held
+         * are of an earlier one. */
+        if (pos < size && (pos & ~(size_t) 63) != s->base)
+                line_scanner_load(s, pos & ~(size_t) 63);
+        s->pos = pos;
+        f->n_entries = (size_t) (e - f->entries);
+        *line_io = line;
+        return r;
+}
+
+static _always_inline_ int parse_all_with(ParseState *ps, bool avx2, bool padded) {
         UnitFile *f = ps->f;
         LineScanner sc;
         unsigned line = 0;
         PhysLine pl;
         int r = 0;
 
-        line_scanner_init(&sc, f->data, f->size, avx2);
-        while (line_scanner_next(&sc, &pl)) {
+        line_scanner_init(&sc, f->data, f->size, avx2, padded);
+        for (;;) {
+#ifndef UNIT_PARSER_GENERAL_ONLY
+                r = parse_run(ps, &sc, &line);
+                if (r != 0)
+                        break;
+#endif
+                if (!line_scanner_next(&sc, &pl))
+                        break;
                 line++;
+#ifdef UNIT_PARSER_GENERAL_ONLY
+                r = LINE_NOT_SIMPLE;
+#else
                 r = parse_line_fast(ps, &pl, line);
+#endif
                 if (r == LINE_NOT_SIMPLE)
                         r = parse_physical(ps, &pl, line);
                 if (r != 0)
@@ -496,23 +659,27 @@ static _always_inline_ int parse_all_with(ParseState *ps, bool avx2) {
 /* The copy compiled for AVX2, which reads the file's blocks 32 bytes at a
  * time; chosen per file, when the CPU has it. */
 #ifdef UNIT_LEXER_AVX2
-static __attribute__((target("avx2"))) int parse_all_avx2(ParseState *ps) {
-        return parse_all_with(ps, true);
+static __attribute__((target("avx2"))) int parse_all_avx2(ParseState *ps, bool padded) {
+        return parse_all_with(ps, true, padded);
 }
 #endif
 
-static int parse_all(ParseState *ps) {
+/* padded: the file's bytes are followed by 63 more that may be read. */
+static int parse_all(ParseState *ps, bool padded) {
 #ifdef UNIT_LEXER_AVX2
         if (line_scanner_has_avx2())
-                return parse_all_avx2(ps);
+                return parse_all_avx2(ps, padded);
 #endif
-        return parse_all_with(ps, false);
+        return parse_all_with(ps, false, padded);
 }
 
 /* Entries and sections a UnitFile has room for in its own allocation: a
  * typical file's (an assignment line is rarely shorter than 24 bytes;
  * most units have at most four sections). */
 #define INLINE_SECTIONS 4
+/* Readable bytes after a copied file's NUL: a block of 64 from its last
+ * byte on stays in the allocation. */
+#define LEXER_PAD 63
 static size_t inline_entries_for(size_t size) {
         return MIN(size / 24 + 8, (size_t) 1024);
 }
@@ -523,17 +690,18 @@ static size_t inline_entries_for(size_t size) {
  * are ended in place; the path and the unit name; and a copy of each joined
  * continuation, no longer than the lines it joins (at least one terminator
  * among them pays for its NUL): twice the size and a byte bound them.
- * copy: the file's own bytes go in it too. 0 on overflow. */
+ * copy: the file's own bytes go in it too, and LEXER_PAD bytes after them
+ * (the lexer reads the last block in place). 0 on overflow. */
 static size_t unit_file_room(size_t size, size_t path_len, size_t name_len, bool copy, size_t *ret_head,
                              size_t *ret_arena) {
         size_t head = sizeof(UnitFile) + inline_entries_for(size) * sizeof(UnitEntry) +
                       INLINE_SECTIONS * sizeof(UnitSection);
 
-        if (size > (SIZE_MAX - 128 - head) / 3 || path_len + name_len > SIZE_MAX - 128 - head - 3 * size - 3)
+        if (size > (SIZE_MAX - 256 - head) / 3 || path_len + name_len > SIZE_MAX - 256 - head - 3 * size - 3)
                 return 0;
         *ret_head = head;
         *ret_arena = 2 * size + 64 + path_len + name_len + 2;
-        return head + *ret_arena + (copy ? size + 1 : 0);
+        return head + *ret_arena + (copy ? size + 1 + LEXER_PAD : 0);
 }
 
 /* Lays the model out in mem (room bytes from unit_file_room()) and
@@ -541,7 +709,7 @@ static size_t unit_file_room(size_t size, size_t path_len, size_t name_len, bool
  * mem (copy). On failure mem is freed, and data with it. */
 static int parse_in(void *mem, size_t allocation, size_t head, size_t arena_size, char *data, size_t size,
                     bool copy, const char *path, size_t path_len, const char *unit_name, size_t name_len,
-                    bool is_dropin, UnitFile **ret) {
+                    UnitType type, bool is_dropin, UnitFile **ret) {
         _cleanup_(unit_file_freep) UnitFile *f = mem;
         ParseState ps = { .section = -1 };
         size_t n_entries = inline_entries_for(size);
@@ -553,7 +721,7 @@ static int parse_in(void *mem, size_t allocation, size_t head, size_t arena_size
                 .data_inline = copy,
                 .allocation = allocation,
                 .is_dropin = is_dropin,
-                .type = unit_name ? unit_type_from_name(unit_name) : _UNIT_TYPE_INVALID,
+                .type = unit_name ? type : _UNIT_TYPE_INVALID,
                 .inline_entries = (UnitEntry *) (void *) (f + 1),
                 .allocated_entries = n_entries,
                 .arena = (char *) f + head,
@@ -569,7 +737,7 @@ static int parse_in(void *mem, size_t allocation, size_t head, size_t arena_size
         f->unit_name = unit_name ? arena_strndup(f, unit_name, name_len) : NULL;
 
         ps.f = f;
-        r = parse_all(&ps);
+        r = parse_all(&ps, copy);
         strbuf_done(&ps.cont);
         if (r < 0)
                 return r;
@@ -590,16 +758,17 @@ int unit_file_parse(char *data, size_t size, const char *path, const char *unit_
                 return -ENOMEM;
         }
         return parse_in(mem, room, head, arena_size, data, size, false, path, path_len, unit_name, name_len,
-                        is_dropin, ret);
+                        unit_name ? unit_type_from_name(unit_name) : _UNIT_TYPE_INVALID, is_dropin, ret);
 }
 
 /* A recycled allocation is used when it is large enough; a new one is a
  * little larger than needed, so that most files after it fit too. */
 #define RECYCLE_MIN ((size_t) 16384)
 
-int unit_file_parse_copy(const char *data, size_t size, const char *path, const char *unit_name,
-                         bool is_dropin, UnitFile **spare, UnitFile **ret) {
-        size_t path_len = strlen(path), name_len = unit_name ? strlen(unit_name) : 0, head, arena_size, room;
+int unit_file_parse_copy_n(const char *data, size_t size, const char *path, size_t path_len,
+                           const char *unit_name, size_t name_len, UnitType type, bool is_dropin,
+                           UnitFile **spare, UnitFile **ret) {
+        size_t head, arena_size, room;
         void *mem = NULL;
         char *copy;
 
@@ -620,6 +789,13 @@ int unit_file_parse_copy(const char *data, size_t size, const char *path, const 
         copy = (char *) mem + head + arena_size;
         memcpy(copy, data, size);
         copy[size] = '\0';
-        return parse_in(mem, room, head, arena_size, copy, size, true, path, path_len, unit_name, name_len,
+        return parse_in(mem, room, head, arena_size, copy, size, true, path, path_len, unit_name, name_len, type,
                         is_dropin, ret);
+}
+
+int unit_file_parse_copy(const char *data, size_t size, const char *path, const char *unit_name,
+                         bool is_dropin, UnitFile **spare, UnitFile **ret) {
+        return unit_file_parse_copy_n(data, size, path, strlen(path), unit_name, unit_name ? strlen(unit_name) : 0,
+                                      unit_name ? unit_type_from_name(unit_name) : _UNIT_TYPE_INVALID, is_dropin,
+                                      spare, ret);
 }

@@ -40,6 +40,13 @@ static void split_with(int fd, size_t cap, bool sse2_only, Split *ret) {
                 r.avx2 = false;
         while ((k = cat_reader_next(&r, &f)) > 0) {
                 CHECK(strbuf_printf(&shape, "%s:%zu;", f.path ? f.path : "-", f.size) >= 0);
+                if (f.path) {
+                        /* What the reader found out about the path. */
+                        CHECK_INT_EQ(f.path_len, strlen(f.path));
+                        CHECK(f.name == strrchr(f.path, '/') + 1);
+                        CHECK_INT_EQ(f.conf, endswith(f.path, ".conf"));
+                        CHECK_INT_EQ(f.type, unit_type_from_name(f.name));
+                }
                 for (size_t i = 0; i < f.diags.n; i++)
                         CHECK(strbuf_printf(&diags, "%s@%u;", f.diags.items[i].rule, f.diags.items[i].line) >= 0);
                 cat_file_done(&f);
