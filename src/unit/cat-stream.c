@@ -16,7 +16,7 @@
 void cat_reader_init(CatReader *r, int fd, const char *source, size_t max_file) {
         *r = (CatReader) { .fd = fd, .source = source, .max_file = max_file };
 #if defined(__x86_64__) && defined(__SSE2__) && !defined(CAT_STREAM_SCALAR)
-        r->avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+        r->avx2 = __builtin_cpu_supports("avx2");
 #endif
 }
 
@@ -424,6 +424,25 @@ static _always_inline_ bool line_needs_look(const char *p, size_t avail) {
         return avail < 3 || (p[1] == ' ' && (p[2] == '/' || p[2] == 'U' || p[2] == '\x1b'));
 }
 
+/* Where the LF bytes of a 64-byte block are, as bits (bit i for p[i]).
+ * With SSE2 sixteen bytes at a time, elsewhere byte by byte. */
+static _always_inline_ uint64_t block_newlines(const char *p) {
+        uint64_t m = 0;
+
+#if defined(__SSE2__) && !defined(CAT_STREAM_SCALAR)
+        const __m128i lf = _mm_set1_epi8('\n');
+
+        for (unsigned i = 0; i < 64; i += 16)
+                m |= (uint64_t) (unsigned) _mm_movemask_epi8(
+                             _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *) (const void *) (p + i)), lf))
+                     << i;
+#else
+        for (unsigned i = 0; i < 64; i++)
+                m |= (uint64_t) (p[i] == '\n') << i;
+#endif
+        return m;
+}
+
 /* Whether the line at p + j (room bytes from p on are in the buffer) can
  * be passed over as content. A blank line can, when the line after it
  * needs no look: a header counts only right after a blank line. Most lines
@@ -438,48 +457,20 @@ static _always_inline_ bool line_is_plain(const char *p, size_t j, size_t room) 
         return !line_needs_look(p + j, room - j);
 }
 
-/* Two bit sets of a 64-byte block (bit i for p[i]): its LF bytes, and the
- * bytes up to '#' (all that line_is_plain() looks at further when a line
- * starts with one: LF, ESC, '#', and some others). With SSE2 sixteen bytes
- * at a time, elsewhere byte by byte. */
-static _always_inline_ uint64_t block_bits(const char *p, uint64_t *ret_low) {
-        uint64_t lf = 0, low = 0;
-
-#if defined(__SSE2__) && !defined(CAT_STREAM_SCALAR)
-        const __m128i nl = _mm_set1_epi8('\n'), hash = _mm_set1_epi8('#');
-
-        for (unsigned i = 0; i < 64; i += 16) {
-                __m128i v = _mm_loadu_si128((const __m128i *) (const void *) (p + i));
-
-                lf |= (uint64_t) (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)) << i;
-                low |= (uint64_t) (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, hash), v)) << i;
-        }
-#else
-        for (unsigned i = 0; i < 64; i++) {
-                lf |= (uint64_t) (p[i] == '\n') << i;
-                low |= (uint64_t) ((unsigned char) p[i] <= '#') << i;
-        }
-#endif
-        *ret_low = low;
-        return lf;
-}
-
 #if defined(__x86_64__) && defined(__SSE2__) && !defined(CAT_STREAM_SCALAR)
 #include <immintrin.h>
 #define CAT_STREAM_AVX2 1
-#define CAT_STREAM_TARGET __attribute__((target("avx2,popcnt")))
 
-/* The same bits as block_bits(), 32 bytes at a time. Not always_inline:
+/* The same bits as block_newlines(), 32 bytes at a time. Not always_inline:
  * only the AVX2 copy of skip_plain_lines() may take it in. */
-static inline CAT_STREAM_TARGET uint64_t block_bits_avx2(const char *p, uint64_t *ret_low) {
-        const __m256i nl = _mm256_set1_epi8('\n'), hash = _mm256_set1_epi8('#');
-        __m256i lo = _mm256_loadu_si256((const __m256i *) (const void *) p),
-                hi = _mm256_loadu_si256((const __m256i *) (const void *) (p + 32));
+static inline __attribute__((target("avx2"))) uint64_t block_newlines_avx2(const char *p) {
+        const __m256i lf = _mm256_set1_epi8('\n');
+        uint32_t lo = (uint32_t) _mm256_movemask_epi8(
+                _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *) (const void *) p), lf));
+        uint32_t hi = (uint32_t) _mm256_movemask_epi8(
+                _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *) (const void *) (p + 32)), lf));
 
-        *ret_low = (uint64_t) (uint32_t) _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(hi, hash), hi)) << 32 |
-                   (uint32_t) _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(lo, hash), lo));
-        return (uint64_t) (uint32_t) _mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, nl)) << 32 |
-               (uint32_t) _mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, nl));
+        return (uint64_t) hi << 32 | lo;
 }
 #endif
 
@@ -487,55 +478,34 @@ static inline CAT_STREAM_TARGET uint64_t block_bits_avx2(const char *p, uint64_t
  * over in bulk, without returning line by line: such a line is content
  * whatever comes before it, and changes nothing but the position and the
  * line count. Only lines that end within the size cap are passed over, so
- * a file over it fails in read_line() exactly as before. A 64-byte block
- * is read once: its LF bytes tell where lines start, and only a line that
- * starts with a byte up to '#' is looked at (line_is_plain()); the lines
- * of a block are counted at once. */
+ * a file over it fails in read_line() exactly as before. The LF bytes are
+ * found 64 at a time; only the first byte of each line after one is read. */
 static _always_inline_ void skip_plain_lines_with(CatReader *r, bool avx2) {
         const char *p = r->buf.data + r->pos;
         size_t used = r->pos - r->mark, room, i = 0, base = 0;
         unsigned lines = 0;
-        uint64_t carry = 0, last_lf = 0;
-        size_t last_base = 0;
 
         if (r->pos >= r->buf.len || used >= r->max_file || line_needs_look(p, r->buf.len - r->pos))
                 return;
         room = MIN(r->buf.len - r->pos, r->max_file - used);
 
-        /* Whole blocks. A line that starts in a block (after an LF in it
-         * or, carry, at its first byte) is judged there, when its first
-         * byte is up to '#'. The latest LF is in last_lf, of the block
-         * at last_base. */
+        /* Whole blocks; i is always the start of a line that needs no look. */
         for (; room - base >= 64; base += 64) {
-                uint64_t low, lf, look;
-
 #ifdef CAT_STREAM_AVX2
-                lf = avx2 ? block_bits_avx2(p + base, &low) : block_bits(p + base, &low);
+                uint64_t m = avx2 ? block_newlines_avx2(p + base) : block_newlines(p + base);
 #else
-                lf = block_bits(p + base, &low);
+                uint64_t m = block_newlines(p + base);
 #endif
-                look = ((lf << 1) | carry) & low;
-                for (; look != 0; look &= look - 1) {
-                        size_t j = base + (size_t) __builtin_ctzll(look);
 
-                        if (!line_is_plain(p, j, room)) {
-                                /* The LF bytes before that line. */
-                                lines += (unsigned) __builtin_popcountll(lf & ((UINT64_C(1) << (j - base)) - 1));
-                                i = j;
+                for (; m != 0; m &= m - 1) {
+                        size_t j = base + (size_t) __builtin_ctzll(m) + 1;
+
+                        lines++;
+                        i = j;
+                        if (j >= room || !line_is_plain(p, j, room))
                                 goto done;
-                        }
                 }
-                carry = lf >> 63;
-                lines += (unsigned) __builtin_popcountll(lf);
-                last_base = lf != 0 ? base : last_base;
-                last_lf = lf != 0 ? lf : last_lf;
         }
-        if (last_lf != 0)
-                i = last_base + 64 - (size_t) __builtin_clzll(last_lf);
-        /* A line that starts at base: judged here (at room, it is not in
-         * the buffer: stop there). */
-        if (carry && (base >= room || !line_is_plain(p, base, room)))
-                goto done;
         /* The rest, fewer than 64 bytes, one LF at a time. */
         for (;;) {
                 const char *nl = memchr(p + i, '\n', room - i);
@@ -559,9 +529,9 @@ done:
 }
 
 /* The AVX2 copy: the same steps, compiled for AVX2, so that the 32-byte
- * block reader is taken in; chosen at run time (CatReader.avx2). */
+ * search is taken in; chosen at run time (CatReader.avx2). */
 #ifdef CAT_STREAM_AVX2
-static CAT_STREAM_TARGET void skip_plain_lines_avx2(CatReader *r) {
+static __attribute__((target("avx2"))) void skip_plain_lines_avx2(CatReader *r) {
         skip_plain_lines_with(r, true);
 }
 #endif
