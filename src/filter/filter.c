@@ -16,7 +16,10 @@
 #include "unit/cat-stream.h"
 #include "validate/unit-name.h"
 
-#define FLUSH_THRESHOLD 65536
+/* Output is written in pieces of about this size (each flush also costs
+ * two sigprocmask() calls): on a 50 MB stream 191 writes instead of 760 at
+ * 64 KiB, for about 0.25 MiB more peak RSS (the buffer's allocation). */
+#define FLUSH_THRESHOLD 262144
 
 void filter_init(Filter *f, int out_fd, int err_fd) {
         struct stat out_st, err_st;
