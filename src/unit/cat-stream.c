@@ -489,8 +489,10 @@ static _always_inline_ void skip_plain_lines_with(CatReader *r, bool avx2) {
                 return;
         room = MIN(r->buf.len - r->pos, r->max_file - used);
 
-        /* Whole blocks; i is always the start of a line that needs no look. */
-        for (; room - base >= 64; base += 64) {
+        /* Whole blocks that end before room, so that the line after any
+         * LF in them starts within it; i is always the start of a line
+         * that needs no look. */
+        for (; room - base > 64; base += 64) {
 #ifdef CAT_STREAM_AVX2
                 uint64_t m = avx2 ? block_newlines_avx2(p + base) : block_newlines(p + base);
 #else
@@ -498,15 +500,15 @@ static _always_inline_ void skip_plain_lines_with(CatReader *r, bool avx2) {
 #endif
 
                 for (; m != 0; m &= m - 1) {
-                        size_t j = base + (size_t) __builtin_ctzll(m) + 1;
+                        size_t j = base + (unsigned) __builtin_ctzll(m) + 1;
 
                         lines++;
                         i = j;
-                        if (j >= room || !line_is_plain(p, j, room))
+                        if (!line_is_plain(p, j, room))
                                 goto done;
                 }
         }
-        /* The rest, fewer than 64 bytes, one LF at a time. */
+        /* The rest, at most 64 bytes, one LF at a time. */
         for (;;) {
                 const char *nl = memchr(p + i, '\n', room - i);
 

@@ -187,7 +187,7 @@ static inline __attribute__((always_inline)) bool line_scanner_next(LineScanner 
                         line_scanner_load(s, s->base + 64);
                         m = s->marks;
                 }
-                end = s->base + (size_t) __builtin_ctzll(m);
+                end = s->base + (unsigned) __builtin_ctzll(m);
                 c = (unsigned char) data[end];
                 if (c == '\n' || c == '\r' || c == '\0')
                         break;

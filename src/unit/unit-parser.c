@@ -570,7 +570,7 @@ static _always_inline_ int parse_run(ParseState *ps, LineScanner *s, unsigned *l
                                 goto out;
                         m = line_scanner_block(s, base);
                 }
-                end = base + (size_t) __builtin_ctzll(m);
+                end = base + (unsigned) __builtin_ctzll(m);
                 if (data[end] != '\n')
                         break;
                 /* "\n\r" and "\n\0" are one terminator, but the NUL at
