@@ -543,13 +543,12 @@ static _always_inline_ int parse_run(ParseState *ps, LineScanner *s, unsigned *l
         UnitFile *f = ps->f;
         const char *data = s->data;
         char *arena = f->arena;
-        size_t size = s->size, pos = s->pos, base = s->base;
+        size_t size = s->size, pos = s->pos, base = s->base, line = *line_io;
         uint64_t m;
         UnitEntry *e = f->entries + f->n_entries,
                   *e_cap = f->entries + MIN(f->allocated_entries, UNIT_ENTRIES_MAX),
                   *e_end = ps->section >= 0 ? e_cap : e;   /* no room before a section */
-        unsigned line = *line_io;
-        int r = 0;
+        int section = ps->section, r = 0;
 
         if (ps->in_cont || pos >= size)
                 return 0;
@@ -557,9 +556,11 @@ static _always_inline_ int parse_run(ParseState *ps, LineScanner *s, unsigned *l
                 line_scanner_load(s, base += 64);
         m = s->marks & (~UINT64_C(0) << (pos - base));
 
+        /* The end of the data needs no check of its own: the NUL at
+         * data[size] is marked, and is no line end for this loop. */
         for (;;) {
                 size_t start = pos, end, n, kn;
-                unsigned char c, last, next;
+                unsigned char c, next;
                 char *l, *eq, *v;
 
                 /* A block without marks is never the last one: that has
@@ -580,59 +581,52 @@ static _always_inline_ int parse_run(ParseState *ps, LineScanner *s, unsigned *l
                         break;
                 n = end - start;
                 c = (unsigned char) data[start];
-                switch (first_byte_class[c]) {
-                case FIRST_KEY:
-                        break;
-                case FIRST_SKIP:
-                        goto next_line;
-                case FIRST_HEADER:
+                if (first_byte_class[c] == FIRST_KEY) {
+                        c = (unsigned char) data[end - 1];
+                        if (c <= ' ' || c == '\\' || e >= e_end)
+                                break;
+                        l = arena + start;
+                        eq = find_equals(l, n);
+                        if (!eq || eq[-1] == ' ')
+                                break;
+                        kn = (size_t) (eq - l);
+                        /* After '=' the value's leading spaces; its end is
+                         * not one, and the LF after it ends the search at
+                         * the latest. */
+                        v = eq + 1;
+                        while (*v == ' ')
+                                v++;
+                        l[kn] = '\0';
+                        l[n] = '\0';
+                        *e++ = (UnitEntry) {
+                                .section = section,
+                                .key = l,
+                                .key_len = (unsigned) kn,
+                                .value = v,
+                                .value_len = (unsigned) (l + n - v),
+                                .raw_start = start,
+                                .raw_end = end + 1,
+                                .line_first = (unsigned) line + 1,
+                                .line_last = (unsigned) line + 1,
+                        };
+                } else if (first_byte_class[c] == FIRST_HEADER) {
                         if (data[end - 1] != ']')
-                                goto out;
+                                break;
                         f->n_entries = (size_t) (e - f->entries);
-                        r = parse_section_header(ps, arena + start, n, line + 1, end + 1);
+                        r = parse_section_header(ps, arena + start, n, (unsigned) line + 1, end + 1);
                         if (r != 0) {
                                 /* The header's line is read. */
                                 pos = end + 1;
                                 line++;
                                 goto out;
                         }
+                        section = ps->section;
                         e_end = e_cap;
-                        goto next_line;
-                default:
-                        goto out;
-                }
-                last = (unsigned char) data[end - 1];
-                if (last <= ' ' || last == '\\' || e >= e_end)
+                } else if (first_byte_class[c] != FIRST_SKIP)
                         break;
-                l = arena + start;
-                eq = find_equals(l, n);
-                if (!eq || eq[-1] == ' ')
-                        break;
-                kn = (size_t) (eq - l);
-                /* After '=' the value's leading spaces; its end is not
-                 * one, and the LF after it ends the search at the latest. */
-                v = eq + 1;
-                while (*v == ' ')
-                        v++;
-                l[kn] = '\0';
-                l[n] = '\0';
-                *e++ = (UnitEntry) {
-                        .section = ps->section,
-                        .key = l,
-                        .key_len = (unsigned) kn,
-                        .value = v,
-                        .value_len = (unsigned) (l + n - v),
-                        .raw_start = start,
-                        .raw_end = end + 1,
-                        .line_first = line + 1,
-                        .line_last = line + 1,
-                };
-        next_line:
                 line++;
                 pos = end + 1;
                 m &= m - 1;
-                if (pos >= size)
-                        goto out;
         }
 out:
         /* The scanner resumes at pos (a line that goes the general way, or
@@ -642,7 +636,7 @@ out:
                 line_scanner_load(s, pos & ~(size_t) 63);
         s->pos = pos;
         f->n_entries = (size_t) (e - f->entries);
-        *line_io = line;
+        *line_io = (unsigned) line;
         return r;
 }
 
