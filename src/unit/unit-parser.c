@@ -792,7 +792,9 @@ static int parse_in(void *mem, size_t allocation, size_t head, size_t arena_size
         f->allocated_sections = INLINE_SECTIONS;
         f->entries = f->inline_entries;
         f->sections = f->inline_sections;
-        memcpy(f->arena, data, size + 1);
+        /* A copied file is in the arena already (copy_twice()). */
+        if (!copy)
+                memcpy(f->arena, data, size + 1);
         f->arena_used = size + 1;
         f->path = arena_strndup(f, path, path_len);
         f->unit_name = unit_name ? arena_strndup(f, unit_name, name_len) : NULL;
@@ -824,6 +826,45 @@ int unit_file_parse(char *data, size_t size, const char *path, const char *unit_
                         unit_name ? unit_type_from_name(unit_name) : _UNIT_TYPE_INVALID, is_dropin, ret);
 }
 
+/* memcpy() to two places, the source read once (a stream's file goes to
+ * the UnitFile as its bytes and as the arena's copy): with AVX2 32 bytes
+ * at a time, the last block overlapping the one before. */
+#ifdef UNIT_LEXER_AVX2
+static __attribute__((target("avx2"))) void copy_twice_avx2(char *a, char *b, const char *src, size_t n) {
+        size_t i = 0;
+
+        for (; n - i >= 32; i += 32) {
+                __m256i v = _mm256_loadu_si256((const __m256i *) (const void *) (src + i));
+
+                _mm256_storeu_si256((__m256i *) (void *) (a + i), v);
+                _mm256_storeu_si256((__m256i *) (void *) (b + i), v);
+        }
+        if (i < n) {
+                __m256i v;
+
+                if (n < 32) {
+                        memcpy(a, src, n);
+                        memcpy(b, src, n);
+                        return;
+                }
+                v = _mm256_loadu_si256((const __m256i *) (const void *) (src + n - 32));
+                _mm256_storeu_si256((__m256i *) (void *) (a + n - 32), v);
+                _mm256_storeu_si256((__m256i *) (void *) (b + n - 32), v);
+        }
+}
+#endif
+
+static void copy_twice(char *a, char *b, const char *src, size_t n) {
+#ifdef UNIT_LEXER_AVX2
+        if (line_scanner_has_avx2()) {
+                copy_twice_avx2(a, b, src, n);
+                return;
+        }
+#endif
+        memcpy(a, src, n);
+        memcpy(b, src, n);
+}
+
 /* A recycled allocation is used when it is large enough; a new one is a
  * little larger than needed, so that most files after it fit too. */
 #define RECYCLE_MIN ((size_t) 16384)
@@ -848,10 +889,11 @@ int unit_file_parse_copy_n(const char *data, size_t size, const char *path, size
                 if (!mem)
                         return -ENOMEM;
         }
-        /* The file's bytes after the arena. */
+        /* The file's bytes after the arena, and at its start. */
         copy = (char *) mem + head + arena_size;
-        memcpy(copy, data, size);
+        copy_twice(copy, (char *) mem + head, data, size);
         copy[size] = '\0';
+        ((char *) mem + head)[size] = '\0';
         return parse_in(mem, room, head, arena_size, copy, size, true, path, path_len, unit_name, name_len, type,
                         is_dropin, ret);
 }
