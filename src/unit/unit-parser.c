@@ -244,10 +244,28 @@ static _always_inline_ char *find_equals(char *l, size_t n) {
 /* find_equals() for a line of parse_run(): its copy in the arena still
  * ends in its LF, and has no LF before it, so the search stops at the
  * first '=' or LF, sixteen bytes at a time, without a cut of its own. */
-static _always_inline_ char *find_equals_in_line(char *l) {
 #if defined(__SSE2__) && !defined(UNIT_LEXER_SCALAR)
-        const __m128i eq = _mm_set1_epi8('='), lf = _mm_set1_epi8('\n');
+typedef __m128i LineBytes;   /* '=' and LF in every byte, for the search */
+#else
+typedef char LineBytes;
+#endif
 
+/* The constants find_equals_in_line() compares with, made once per run of
+ * lines: opaque to the compiler, so that it keeps them rather than
+ * building them anew for every line. */
+static _always_inline_ void line_bytes_init(LineBytes *eq, LineBytes *lf) {
+#if defined(__SSE2__) && !defined(UNIT_LEXER_SCALAR)
+        *eq = _mm_set1_epi8('=');
+        *lf = _mm_set1_epi8('\n');
+        __asm__("" : "+x"(*eq), "+x"(*lf));
+#else
+        *eq = '=';
+        *lf = '\n';
+#endif
+}
+
+static _always_inline_ char *find_equals_in_line(char *l, LineBytes eq, LineBytes lf) {
+#if defined(__SSE2__) && !defined(UNIT_LEXER_SCALAR)
         for (;; l += 16) {
                 __m128i v = _mm_loadu_si128((const __m128i *) (const void *) l);
                 unsigned me = (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(v, eq)),
@@ -262,9 +280,9 @@ static _always_inline_ char *find_equals_in_line(char *l) {
         }
 #else
         for (;; l++) {
-                if (*l == '=')
+                if (*l == eq)
                         return l;
-                if (*l == '\n')
+                if (*l == lf)
                         return NULL;
         }
 #endif
@@ -578,9 +596,11 @@ static _always_inline_ int parse_run(ParseState *ps, LineScanner *s, unsigned *l
                   *e_cap = f->entries + MIN(f->allocated_entries, UNIT_ENTRIES_MAX),
                   *e_end = ps->section >= 0 ? e_cap : e;   /* no room before a section */
         int section = ps->section, r = 0;
+        LineBytes eqv, lfv;
 
         if (ps->in_cont || pos >= size)
                 return 0;
+        line_bytes_init(&eqv, &lfv);
         while (pos - base >= 64)
                 line_scanner_load(s, base += 64);
         m = s->marks & (~UINT64_C(0) << (pos - base));
@@ -615,7 +635,7 @@ static _always_inline_ int parse_run(ParseState *ps, LineScanner *s, unsigned *l
                         if (c <= ' ' || c == '\\' || e >= e_end)
                                 break;
                         l = arena + start;
-                        eq = find_equals_in_line(l);
+                        eq = find_equals_in_line(l, eqv, lfv);
                         if (!eq || eq[-1] == ' ')
                                 break;
                         kn = (size_t) (eq - l);
