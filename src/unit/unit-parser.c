@@ -572,6 +572,27 @@ static const uint8_t first_byte_class[256] = {
         3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
 };
 
+/* Whether a key line may end with the byte: not a blank or a control
+ * byte (there is nothing to strip) and not a backslash (no continuation). */
+static const uint8_t key_line_end_byte[256] = {
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
+
 /* The run of lines of the common kinds from the scanner's position on,
  * taken straight from the block marks: a line whose first mark is its
  * terminator, a lone LF (so it has no byte that is a control byte or
@@ -631,8 +652,7 @@ static _always_inline_ int parse_run(ParseState *ps, LineScanner *s, unsigned *l
                 n = end - start;
                 c = (unsigned char) data[start];
                 if (first_byte_class[c] == FIRST_KEY) {
-                        c = (unsigned char) data[end - 1];
-                        if (c <= ' ' || c == '\\' || e >= e_end)
+                        if (!key_line_end_byte[(unsigned char) data[end - 1]] || e >= e_end)
                                 break;
                         l = arena + start;
                         eq = find_equals_in_line(l, eqv, lfv);
