@@ -634,8 +634,10 @@ static _always_inline_ int parse_run(ParseState *ps, LineScanner *s, unsigned *l
                 char *l, *eq, *v;
 
                 /* A block without marks is never the last one: that has
-                 * data[size] marked. */
-                while (m == 0) {
+                 * data[size] marked. Most lines end in the block they
+                 * start in: the compiler is told so, and lays the loop
+                 * out for it (about 0.7M Ir less on stream.txt). */
+                while (__builtin_expect(m == 0, 0)) {
                         base += 64;
                         if (base - start >= UNIT_LINE_MAX - 64)
                                 goto out;
