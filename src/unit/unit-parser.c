@@ -22,7 +22,7 @@ typedef struct ParseState {
         bool bom_seen;
         unsigned suppressed;      /* diagnostics over the cap */
         const char *type_section; /* the unit type's own section, or NULL */
-        size_t type_section_len;
+        size_t type_section_len;  /* its length, once needed (0 before) */
 
         /* An open continuation: the joined text so far and where it began. */
         bool in_cont;
@@ -158,11 +158,16 @@ static bool section_name_is_safe(const char *s, size_t n) {
 
 /* Whether a section is valid for the unit type (unit_type_has_section_n()),
  * the common names compared inline: [Unit], [Install] and the type's own
- * (ps->type_section, type_section_len bytes). */
-static bool section_is_known(const ParseState *ps, UnitType type, const char *name, size_t n) {
-        if ((n == 4 && memcmp(name, "Unit", 4) == 0) || (n == 7 && memcmp(name, "Install", 7) == 0) ||
-            (ps->type_section && n == ps->type_section_len && memcmp(name, ps->type_section, n) == 0))
+ * (ps->type_section; its length is found when first needed). */
+static bool section_is_known(ParseState *ps, UnitType type, const char *name, size_t n) {
+        if ((n == 4 && memcmp(name, "Unit", 4) == 0) || (n == 7 && memcmp(name, "Install", 7) == 0))
                 return true;
+        if (ps->type_section) {
+                if (ps->type_section_len == 0)
+                        ps->type_section_len = strlen(ps->type_section);
+                if (n == ps->type_section_len && memcmp(name, ps->type_section, n) == 0)
+                        return true;
+        }
         return unit_type_has_section_n(type, name, n);
 }
 
@@ -795,7 +800,7 @@ static size_t inline_entries_for(size_t size) {
  * among them pays for its NUL): twice the size and a byte bound them.
  * copy: the file's own bytes go in it too, and LEXER_PAD bytes after them
  * (the lexer reads the last block in place). 0 on overflow. */
-static size_t unit_file_room(size_t size, size_t path_len, size_t name_len, bool copy, size_t *ret_head,
+static _always_inline_ size_t unit_file_room(size_t size, size_t path_len, size_t name_len, bool copy, size_t *ret_head,
                              size_t *ret_arena) {
         size_t head = sizeof(UnitFile) + inline_entries_for(size) * sizeof(UnitEntry) +
                       INLINE_SECTIONS * sizeof(UnitSection);
@@ -843,9 +848,10 @@ static int parse_in(void *mem, size_t allocation, size_t head, size_t arena_size
 
         ps.f = f;
         ps.type_section = unit_type_section(f->type);
-        ps.type_section_len = ps.type_section ? strlen(ps.type_section) : 0;
         r = parse_all(&ps, copy);
-        strbuf_done(&ps.cont);
+        /* Only a continuation made it hold anything. */
+        if (ps.cont.data)
+                strbuf_done(&ps.cont);
         if (r < 0)
                 return r;
 
