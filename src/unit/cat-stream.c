@@ -28,10 +28,14 @@ void cat_reader_done(CatReader *r) {
 }
 
 void cat_file_done(CatFile *f) {
-        free(f->framing);
-        if (!f->borrowed)
+        /* Once per file of a stream: most often the caller has taken the
+         * framing, the content is borrowed, and there are no diagnostics. */
+        if (f->framing)
+                free(f->framing);
+        if (!f->borrowed && f->data)
                 free(f->data);
-        diag_list_done(&f->diags);
+        if (f->diags.items)
+                diag_list_done(&f->diags);
         *f = (CatFile) {};
 }
 
