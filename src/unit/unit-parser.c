@@ -248,7 +248,8 @@ static _always_inline_ char *find_equals(char *l, size_t n) {
 
 /* find_equals() for a line of parse_run(): its copy in the arena still
  * ends in its LF, and has no LF before it, so the search stops at the
- * first '=' or LF, sixteen bytes at a time, without a cut of its own. */
+ * first '=' or LF, sixteen bytes at a time, without a cut of its own (the
+ * bytes after the last line are initialised: see parse_in()). */
 #if defined(__SSE2__) && !defined(UNIT_LEXER_SCALAR)
 typedef __m128i LineBytes;   /* '=' and LF in every byte, for the search */
 #else
@@ -845,6 +846,9 @@ static int parse_in(void *mem, size_t allocation, size_t head, size_t arena_size
         f->arena_used = size + 1;
         f->path = arena_strndup(f, path, path_len);
         f->unit_name = unit_name ? arena_strndup(f, unit_name, name_len) : NULL;
+        /* The searches that read the arena sixteen bytes at a time read
+         * up to that far past the file's copy: initialised bytes. */
+        memset(f->arena + f->arena_used, 0, UNIT_ARENA_SLACK);
 
         ps.f = f;
         ps.type_section = unit_type_section(f->type);
@@ -941,6 +945,9 @@ int unit_file_parse_copy_n(const char *data, size_t size, const char *path, size
         copy = (char *) mem + head + arena_size;
         copy_twice(copy, (char *) mem + head, data, size);
         copy[size] = '\0';
+        /* What the lexer reads past the end is not looked at, but is
+         * initialised all the same. */
+        memset(copy + size + 1, 0, LEXER_PAD);
         ((char *) mem + head)[size] = '\0';
         return parse_in(mem, room, head, arena_size, copy, size, true, path, path_len, unit_name, name_len, type,
                         is_dropin, ret);
