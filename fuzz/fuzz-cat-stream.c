@@ -29,6 +29,12 @@ static int split(int fd, size_t max_file, StrBuf *out, StrBuf *shape) {
                         fuzz_assert(!f.is_note);
                         fuzz_assert(cat_header_path_is_plausible(f.path, strlen(f.path)));
                         fuzz_assert(cat_dropin_unit_name(f.path, &unit) >= 0);
+                        /* What the reader found out about the path. */
+                        fuzz_assert(f.path_len == strlen(f.path));
+                        fuzz_assert(f.name == strrchr(f.path, '/') + 1);
+                        fuzz_assert(f.conf == endswith(f.path, ".conf"));
+                        fuzz_assert(!unit || f.conf);
+                        fuzz_assert(f.type == unit_type_from_name(f.name));
                         free(unit);
                 }
                 fuzz_assert(strbuf_append_str(out, f.framing) >= 0);

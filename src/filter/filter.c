@@ -16,7 +16,10 @@
 #include "unit/cat-stream.h"
 #include "validate/unit-name.h"
 
-#define FLUSH_THRESHOLD 65536
+/* Output is written in pieces of about this size (each flush also costs
+ * two sigprocmask() calls): on a 50 MB stream 191 writes instead of 760 at
+ * 64 KiB, for about 0.25 MiB more peak RSS (the buffer's allocation). */
+#define FLUSH_THRESHOLD 262144
 
 void filter_init(Filter *f, int out_fd, int err_fd) {
         struct stat out_st, err_st;
@@ -509,6 +512,30 @@ static int add_file_copy(UnitGroup *g, const char *data, size_t size, const char
         return unit_group_add(g, uf, framing);
 }
 
+/* The same for a file of a stream, with what the reader knows about its
+ * path (path_len), and the lengths and type of the group's name (name_len,
+ * type: as unit_file_parse_copy() would find them). */
+static int add_stream_file(UnitGroup *g, const CatFile *cf, bool dropin, char *framing, size_t name_len,
+                           UnitType type, UnitFile **spare) {
+        UnitFile *uf = NULL;
+        int r;
+
+        if (dropin && over_dropin_cap(g)) {
+                /* path lives in framing's allocation (the header's). */
+                r = count_dropin_over_cap(g, cf->path);
+                free(framing);
+                return r;
+        }
+
+        r = unit_file_parse_copy_n(cf->data, cf->size, cf->path, cf->path_len, g->name, name_len, type, dropin,
+                                   spare, &uf);
+        if (r < 0) {
+                free(framing);
+                return r;
+        }
+        return unit_group_add(g, uf, framing);
+}
+
 /* Up to this size a file of the caller's own is copied into the recycled
  * model allocation too: a copy of a few KiB costs less than a new
  * allocation of the model and its release. A larger one is handed over
@@ -605,6 +632,9 @@ int filter_stream(Filter *f, int fd, const char *source) {
         _cleanup_free_ UnitGroup *spare_group = NULL;
         CatReader reader;
         CatFile cf = {};
+        /* The length and unit type of g's name, when it has one. */
+        size_t name_len = 0;
+        UnitType type = _UNIT_TYPE_INVALID;
         int r;
 
         cat_reader_init(&reader, fd, source, UNIT_FILE_MAX);
@@ -653,7 +683,8 @@ int filter_stream(Filter *f, int fd, const char *source) {
                         continue;
                 }
 
-                r = cat_dropin_unit_name(cf.path, &dropin_of);
+                /* Only a path that ends in ".conf" names a drop-in. */
+                r = cf.conf ? cat_dropin_unit_name(cf.path, &dropin_of) : 0;
                 if (r < 0)
                         break;
                 is_dropin = r > 0;
@@ -676,21 +707,25 @@ int filter_stream(Filter *f, int fd, const char *source) {
                         r = unit_group_new_reusing(&spare_group, &g);
                         if (r < 0)
                                 break;
-                        if (is_dropin)
+                        if (is_dropin) {
                                 g->name = TAKE_PTR(dropin_of);
-                        else {
+                                name_len = strlen(g->name);
+                                type = unit_type_from_name(g->name);
+                        } else {
                                 /* The unit file's name, borrowed from its
                                  * path, which lives in the framing that goes
-                                 * to the group with the file. */
-                                g->name = strrchr(cf.path, '/') + 1;
+                                 * to the group with the file; its type is
+                                 * that of the path's suffix. */
+                                g->name = cf.name;
                                 g->name_borrowed = true;
+                                name_len = cf.path_len - (size_t) (cf.name - cf.path);
+                                type = cf.type;
                         }
                         g->has_fragment = !is_dropin;
                 }
                 r = take_framing_diags(g, &cf);
                 if (r >= 0)
-                        r = add_file_copy(g, cf.data, cf.size, cf.path, is_dropin,
-                                          TAKE_PTR(cf.framing), &spare);
+                        r = add_stream_file(g, &cf, is_dropin, TAKE_PTR(cf.framing), name_len, type, &spare);
                 cat_file_done(&cf);
                 if (r < 0)
                         break;

@@ -28,10 +28,14 @@ void cat_reader_done(CatReader *r) {
 }
 
 void cat_file_done(CatFile *f) {
-        free(f->framing);
-        if (!f->borrowed)
+        /* Once per file of a stream: most often the caller has taken the
+         * framing, the content is borrowed, and there are no diagnostics. */
+        if (f->framing)
+                free(f->framing);
+        if (!f->borrowed && f->data)
                 free(f->data);
-        diag_list_done(&f->diags);
+        if (f->diags.items)
+                diag_list_done(&f->diags);
         *f = (CatFile) {};
 }
 
@@ -110,7 +114,15 @@ static int read_line(CatReader *r, size_t limit, const char **ret, size_t *ret_l
         }
 }
 
-static bool is_unit_or_dropin(const char *p, size_t n) {
+/* What a header's path names: its name's offset in it, whether it ends in
+ * ".conf", the unit type of its suffix. */
+typedef struct PathFacts {
+        size_t name;
+        bool conf;
+        UnitType type;
+} PathFacts;
+
+static bool is_unit_or_dropin(const char *p, size_t n, PathFacts *ret) {
         const char *slash, *dot;
 
         slash = memrchr(p, '/', n);
@@ -120,11 +132,15 @@ static bool is_unit_or_dropin(const char *p, size_t n) {
         if (!dot)
                 return false;
 
-        if ((size_t) (p + n - dot) == 5 && memcmp(dot, ".conf", 5) == 0)
+        *ret = (PathFacts) { .name = (size_t) (slash - p) + 1, .type = _UNIT_TYPE_INVALID };
+        if ((size_t) (p + n - dot) == 5 && memcmp(dot, ".conf", 5) == 0) {
                 /* A drop-in lives in a directory whose name ends in ".d". */
+                ret->conf = true;
                 return slash - p >= 2 && memcmp(slash - 2, ".d", 2) == 0;
+        }
 
-        return unit_type_from_mem(dot + 1, (size_t) (p + n - dot - 1)) >= 0;
+        ret->type = unit_type_from_mem(dot + 1, (size_t) (p + n - dot - 1));
+        return ret->type >= 0;
 }
 
 #define ONES UINT64_C(0x0101010101010101)
@@ -172,12 +188,18 @@ static bool has_control(const char *s, size_t n) {
         return false;
 }
 
-bool cat_header_path_is_plausible(const char *path, size_t n) {
+static bool path_is_plausible(const char *path, size_t n, PathFacts *ret) {
         if (n < 2 || path[0] != '/')
                 return false;
         if (has_control(path, n))
                 return false;
-        return is_unit_or_dropin(path, n);
+        return is_unit_or_dropin(path, n, ret);
+}
+
+bool cat_header_path_is_plausible(const char *path, size_t n) {
+        PathFacts facts;
+
+        return path_is_plausible(path, n, &facts);
 }
 
 int cat_dropin_unit_name(const char *path, char **ret) {
@@ -236,13 +258,30 @@ static char *strip_terminal_escapes(const char *l, size_t n, size_t *ret_len) {
         return out;
 }
 
-static int classify_plain_header(const char *l, size_t n, bool *ret_note, StrBuf *ret_path);
+static int classify_plain_header(CatReader *r, const char *l, size_t n, const char **ret_path, size_t *ret_len);
 
-/* 1 for a header (its path in *ret_path, empty for a note), 0 for content. */
-static int classify_header(const char *l, size_t n, bool *ret_note, StrBuf *ret_path) {
+/* 1 for a header, 0 for content. A header's path in *ret_path (in l, or
+ * in r->header_path: not NUL-terminated), *ret_len bytes long; NULL for a
+ * note. What the path names in r->header_name etc. */
+static int classify_header(CatReader *r, const char *l, size_t n, const char **ret_path, size_t *ret_len) {
         _cleanup_free_ char *plain = NULL;
         size_t k;
+        int q;
 
+        /* The common header: "# /path" without a control byte (so without
+         * an escape sequence), its path looked at once. */
+        if (n > 3 && memcmp(l, "# /", 3) == 0 && !has_control(l + 2, n - 2)) {
+                PathFacts facts;
+
+                if (!is_unit_or_dropin(l + 2, n - 2, &facts))
+                        return 0;
+                r->header_name = facts.name;
+                r->header_conf = facts.conf;
+                r->header_type = facts.type;
+                *ret_path = l + 2;
+                *ret_len = n - 2;
+                return 1;
+        }
         if (n < 4096 && memchr(l, '\x1b', n)) {
                 /* The framing is kept as a C string: a line with a NUL byte,
                  * even one hidden inside an escape sequence, is content. */
@@ -251,34 +290,47 @@ static int classify_header(const char *l, size_t n, bool *ret_note, StrBuf *ret_
                 plain = strip_terminal_escapes(l, n, &k);
                 if (!plain)
                         return -ENOMEM;
-                return classify_plain_header(plain, k, ret_note, ret_path);
+                q = classify_plain_header(r, plain, k, ret_path, ret_len);
+                if (q <= 0 || !*ret_path)
+                        return q;
+                /* The path outlives plain. */
+                r->header_path.len = 0;
+                if (strbuf_append(&r->header_path, *ret_path, *ret_len) < 0)
+                        return -ENOMEM;
+                *ret_path = r->header_path.data;
+                return 1;
         }
-        return classify_plain_header(l, n, ret_note, ret_path);
+        return classify_plain_header(r, l, n, ret_path, ret_len);
 }
 
-static int classify_plain_header(const char *l, size_t n, bool *ret_note, StrBuf *ret_path) {
-        if (n > 3 && memcmp(l, "# /", 3) == 0 && cat_header_path_is_plausible(l + 2, n - 2)) {
-                *ret_note = false;
-                ret_path->len = 0;
-                return strbuf_append(ret_path, l + 2, n - 2) < 0 ? -ENOMEM : 1;
+static int classify_plain_header(CatReader *r, const char *l, size_t n, const char **ret_path, size_t *ret_len) {
+        PathFacts facts;
+
+        if (n > 3 && memcmp(l, "# /", 3) == 0 && path_is_plausible(l + 2, n - 2, &facts)) {
+                r->header_name = facts.name;
+                r->header_conf = facts.conf;
+                r->header_type = facts.type;
+                *ret_path = l + 2;
+                *ret_len = n - 2;
+                return 1;
         }
         if (n > 7 && memcmp(l, "# Unit ", 7) == 0 && memchr(l, '\0', n) == NULL &&
             (mem_endswith(l + 7, n - 7, " is masked.") ||
              mem_endswith(l + 7, n - 7, " could not be loaded."))) {
-                *ret_note = true;
-                strbuf_reset(ret_path);
+                *ret_path = NULL;
+                *ret_len = 0;
                 return 1;
         }
         return 0;
 }
 
-/* Keeps the header just classified (its path in r->header_path) for the
- * next file. */
+/* Keeps the header just classified (its path, NULL for a note, and what
+ * the path names, in r->header_name etc.) for the next file. */
 static int stash_header(CatReader *r, const char *l, size_t n, bool terminated, bool blank_before,
-                        bool is_note) {
+                        const char *path, size_t path_len) {
         /* Blank line, header, terminator, and after its NUL the path: one
          * allocation, the framing's, which the path is borrowed from. */
-        size_t path_room = is_note ? 0 : r->header_path.len + 1;
+        size_t path_room = path ? path_len + 1 : 0;
         char *fr = malloc(n + 3 + path_room), *p;
 
         if (!fr)
@@ -293,9 +345,18 @@ static int stash_header(CatReader *r, const char *l, size_t n, bool terminated, 
         *p++ = '\0';
         free(r->next_framing);
         r->next_framing = fr;
-        r->next_path = is_note ? NULL : memcpy(p, r->header_path.data, path_room);
+        r->next_path = NULL;
+        if (path) {
+                memcpy(p, path, path_len);
+                p[path_len] = '\0';
+                r->next_path = p;
+                r->next_path_len = path_len;
+                r->next_name = r->header_name;
+                r->next_conf = r->header_conf;
+                r->next_type = r->header_type;
+        }
         r->next_line = r->line;
-        r->next_is_note = is_note;
+        r->next_is_note = !path;
         return 0;
 }
 
@@ -432,8 +493,10 @@ static _always_inline_ void skip_plain_lines_with(CatReader *r, bool avx2) {
                 return;
         room = MIN(r->buf.len - r->pos, r->max_file - used);
 
-        /* Whole blocks; i is always the start of a line that needs no look. */
-        for (; room - base >= 64; base += 64) {
+        /* Whole blocks that end before room, so that the line after any
+         * LF in them starts within it; i is always the start of a line
+         * that needs no look. */
+        for (; room - base > 64; base += 64) {
 #ifdef CAT_STREAM_AVX2
                 uint64_t m = avx2 ? block_newlines_avx2(p + base) : block_newlines(p + base);
 #else
@@ -441,15 +504,15 @@ static _always_inline_ void skip_plain_lines_with(CatReader *r, bool avx2) {
 #endif
 
                 for (; m != 0; m &= m - 1) {
-                        size_t j = base + (size_t) __builtin_ctzll(m) + 1;
+                        size_t j = base + (unsigned) __builtin_ctzll(m) + 1;
 
                         lines++;
                         i = j;
-                        if (j >= room || !line_is_plain(p, j, room))
+                        if (!line_is_plain(p, j, room))
                                 goto done;
                 }
         }
-        /* The rest, fewer than 64 bytes, one LF at a time. */
+        /* The rest, at most 64 bytes, one LF at a time. */
         for (;;) {
                 const char *nl = memchr(p + i, '\n', room - i);
 
@@ -514,14 +577,14 @@ static size_t line_limit(const CatReader *r, size_t line_start, bool after_blank
  * path of a syslog daemon's unit). */
 static int check_merged_header(CatReader *r, CatFile *f, const char *l, size_t n) {
         const char *path;
-        bool note;
+        size_t len;
         int k;
 
-        k = classify_header(l, n, &note, &r->header_path);
+        k = classify_header(r, l, n, &path, &len);
         if (k <= 0)
                 return k;
-        path = r->header_path.data;
-        if (!note && ((f->path && streq(path, f->path)) || strpbrk(path, " \t")))
+        if (path && ((f->path && f->path_len == len && memcmp(path, f->path, len) == 0) ||
+                     memchr(path, ' ', len) || memchr(path, '\t', len)))
                 return 0;
         return diag_add(&f->diags, DIAG_WARNING, EFFECT_NONE, "cat.merged-header", r->source, r->line, NULL,
                         NULL,
@@ -533,9 +596,9 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
         StrBuf content = {};
         /* Offsets from r->mark: reading may move the buffer, never this. */
         size_t last_blank = SIZE_MAX;   /* the latest blank line */
-        const char *l;
-        size_t n, line_start;
-        bool term, note;
+        const char *l, *path;
+        size_t n, line_start, path_len;
+        bool term;
         int k;
 
         if (r->done)
@@ -549,7 +612,7 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
                         r->done = true;
                         return k;
                 }
-                k = n <= CAT_HEADER_MAX ? classify_header(l, n, &note, &r->header_path) : 0;
+                k = n <= CAT_HEADER_MAX ? classify_header(r, l, n, &path, &path_len) : 0;
                 if (k < 0)
                         return k;
                 if (k == 0) {
@@ -558,7 +621,7 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
                         strbuf_done(&content);
                         return k;
                 }
-                k = stash_header(r, l, n, term, false, note);
+                k = stash_header(r, l, n, term, false, path, path_len);
                 if (k < 0)
                         return k;
         }
@@ -573,7 +636,14 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
                 .framing = r->next_framing,
                 .header_line = r->next_line,
                 .is_note = r->next_is_note,
+                .type = _UNIT_TYPE_INVALID,
         };
+        if (ret->path) {
+                ret->path_len = r->next_path_len;
+                ret->name = ret->path + r->next_name;
+                ret->conf = r->next_conf;
+                ret->type = r->next_type;
+        }
         r->next_path = r->next_framing = NULL;
         r->mark = r->pos;
 
@@ -583,11 +653,21 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
                 skip_plain_lines(r);
                 line_start = r->pos - r->mark;
                 after_blank = last_blank != SIZE_MAX && last_blank + 1 == line_start;
-                k = read_line(r, line_limit(r, line_start, after_blank), &l, &n, &term);
-                if (k < 0)
-                        goto fail;
-                if (k == 0)
-                        break;
+                if (r->pos < r->buf.len && r->buf.data[r->pos] == '\n' &&
+                    line_start + 1 <= line_limit(r, line_start, after_blank)) {
+                        /* A blank line in the buffer: what read_line()
+                         * would return, without the search. */
+                        r->pos++;
+                        r->line++;
+                        n = 0;
+                        term = true;
+                } else {
+                        k = read_line(r, line_limit(r, line_start, after_blank), &l, &n, &term);
+                        if (k < 0)
+                                goto fail;
+                        if (k == 0)
+                                break;
+                }
 
                 if (n == 0 && term) {
                         /* All before it is content; the blank line itself
@@ -602,11 +682,11 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
                 /* A header counts only right after a blank line; that blank
                  * line is framing, not content. */
                 if (after_blank && maybe_header(l, n)) {
-                        k = classify_header(l, n, &note, &r->header_path);
+                        k = classify_header(r, l, n, &path, &path_len);
                         if (k < 0)
                                 goto fail;
                         if (k > 0) {
-                                k = stash_header(r, l, n, term, true, note);
+                                k = stash_header(r, l, n, term, true, path, path_len);
                                 if (k < 0)
                                         goto fail;
                                 take_content(r, r->mark, r->mark + last_blank, ret);

@@ -6,6 +6,7 @@
 
 #include "basic/diag.h"
 #include "basic/strbuf.h"
+#include "unit/unit-type.h"
 
 /* Reads the `systemctl cat` format incrementally: files introduced by a
  * line "# /path/to/file", a blank line before every header but the first.
@@ -33,9 +34,15 @@ typedef struct CatReader {
         unsigned line;         /* stream line of the last line read */
 
         bool started, bare, done;
-        StrBuf header_path;    /* the path of the header last classified */
+        StrBuf header_path;    /* the path of a header with escapes, without them */
+        size_t header_name;    /* the header last classified: where the name */
+        bool header_conf;      /*   starts in its path, whether the path ends */
+        UnitType header_type;  /*   in ".conf", the type its suffix names */
         char *next_framing;    /* header already read for the next file */
         char *next_path;       /* its path, in next_framing's allocation */
+        size_t next_path_len, next_name;
+        bool next_conf;
+        UnitType next_type;
         unsigned next_line;
         bool next_is_note;
 
@@ -49,6 +56,12 @@ typedef struct CatFile {
         char *path;            /* from the header; NULL for bare input: borrowed
                                 * from the allocation of framing (valid while
                                 * framing is, wherever that goes) */
+        size_t path_len;       /* strlen(path) */
+        char *name;            /* in path: after its last '/' */
+        bool conf;             /* path ends in ".conf": a drop-in (see
+                                * cat_dropin_unit_name()), or a unit file whose
+                                * directory name is too short for one */
+        UnitType type;         /* path's suffix as a unit type (not .conf) */
         char *framing;         /* bytes before the content: blank line + header */
         char *data;            /* content, with a NUL at data[size]: in the reader's
                                 * buffer (borrowed: valid until the next call of

@@ -117,6 +117,12 @@ int unit_file_parse(char *data, size_t size, const char *path, const char *unit_
  * (unit_file_recycle()), used again when it is large enough. */
 int unit_file_parse_copy(const char *data, size_t size, const char *path, const char *unit_name,
                          bool is_dropin, UnitFile **spare, UnitFile **ret);
+/* The same for a caller that has at hand the lengths of path and
+ * unit_name, and unit_name's type (unit_type_from_name(); ignored, like
+ * name_len, when unit_name is NULL). */
+int unit_file_parse_copy_n(const char *data, size_t size, const char *path, size_t path_len,
+                           const char *unit_name, size_t name_len, UnitType type, bool is_dropin,
+                           UnitFile **spare, UnitFile **ret);
 UnitFile *unit_file_free(UnitFile *f);
 /* Frees what f holds and keeps its allocation in *spare for the next
  * unit_file_parse_copy() (the larger of the two, when *spare has one).

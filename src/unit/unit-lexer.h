@@ -39,11 +39,14 @@ typedef struct LineScanner {
         size_t base;           /* offset of the block whose marks are held */
         uint64_t marks;        /* its bytes that need a look (see block_marks()) */
         bool avx2;             /* blocks read 32 bytes at a time */
+        bool padded;           /* data[size + 1 .. size + 63] may be read */
 } LineScanner;
 
 /* avx2: the CPU has it (see line_scanner_has_avx2()), and the caller is
- * compiled for it, so that the 32-byte block reader is taken in. */
-static inline void line_scanner_init(LineScanner *s, const char *data, size_t size, bool avx2);
+ * compiled for it, so that the 32-byte block reader is taken in. padded:
+ * the 63 bytes after data[size] may be read (their values do not matter),
+ * so that the last block is read in place. */
+static inline void line_scanner_init(LineScanner *s, const char *data, size_t size, bool avx2, bool padded);
 /* The next line in *ret; false at the end of the data. Inline: the parser
  * calls it once per line. */
 static inline bool line_scanner_next(LineScanner *s, PhysLine *ret);
@@ -137,22 +140,28 @@ static inline __attribute__((always_inline)) uint64_t line_scanner_marks(const L
 
 /* The marks of the block at base. The last, partial block is copied into a
  * zeroed one: the padding is marked, and so is the NUL at data[size],
- * where the last line ends at the latest. */
-static inline __attribute__((always_inline)) void line_scanner_load(LineScanner *s, size_t base) {
-        s->base = base;
-        if (s->size - base >= 64)
-                s->marks = line_scanner_marks(s, s->data + base);
+ * where the last line ends at the latest; unless the data is padded, when
+ * it is read in place (what comes after data[size] makes no difference:
+ * no line goes past that NUL). */
+static inline __attribute__((always_inline)) uint64_t line_scanner_block(const LineScanner *s, size_t base) {
+        if (s->size - base >= 64 || s->padded)
+                return line_scanner_marks(s, s->data + base);
         else {
                 char tail[64] = {};
 
                 memcpy(tail, s->data + base, s->size - base);
-                s->marks = line_scanner_marks(s, tail);
+                return line_scanner_marks(s, tail);
         }
 }
 
+static inline __attribute__((always_inline)) void line_scanner_load(LineScanner *s, size_t base) {
+        s->base = base;
+        s->marks = line_scanner_block(s, base);
+}
+
 static inline __attribute__((always_inline)) void line_scanner_init(LineScanner *s, const char *data, size_t size,
-                                                                    bool avx2) {
-        *s = (LineScanner) { .data = data, .size = size, .avx2 = avx2 };
+                                                                    bool avx2, bool padded) {
+        *s = (LineScanner) { .data = data, .size = size, .avx2 = avx2, .padded = padded };
         line_scanner_load(s, 0);
 }
 
@@ -178,7 +187,7 @@ static inline __attribute__((always_inline)) bool line_scanner_next(LineScanner 
                         line_scanner_load(s, s->base + 64);
                         m = s->marks;
                 }
-                end = s->base + (size_t) __builtin_ctzll(m);
+                end = s->base + (unsigned) __builtin_ctzll(m);
                 c = (unsigned char) data[end];
                 if (c == '\n' || c == '\r' || c == '\0')
                         break;

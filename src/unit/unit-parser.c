@@ -21,6 +21,8 @@ typedef struct ParseState {
         int section;              /* current section, -1 before the first */
         bool bom_seen;
         unsigned suppressed;      /* diagnostics over the cap */
+        const char *type_section; /* the unit type's own section, or NULL */
+        size_t type_section_len;  /* its length, once needed (0 before) */
 
         /* An open continuation: the joined text so far and where it began. */
         bool in_cont;
@@ -102,30 +104,71 @@ static int fail_file(ParseState *ps, const char *rule, unsigned line, const char
 
 /* Section names must not contain control characters, quotes, backslashes
  * or DEL (systemd's string_is_safe()): 1 for the bytes that may be in one. */
-static const uint8_t section_name_char[256] = {
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1,
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-};
 
+/* s is in the arena, which at least UNIT_ARENA_SLACK bytes follow (see
+ * find_equals()): with SSE2 sixteen bytes at a time, the last block cut
+ * to the name. */
 static bool section_name_is_safe(const char *s, size_t n) {
+#if defined(__SSE2__) && !defined(UNIT_LEXER_SCALAR)
+        const __m128i x1f = _mm_set1_epi8(0x1f), quote = _mm_set1_epi8('"'), apos = _mm_set1_epi8('\''),
+                      backslash = _mm_set1_epi8('\\'), del = _mm_set1_epi8(0x7f);
+
+        for (size_t i = 0; i < n; i += 16) {
+                __m128i v = _mm_loadu_si128((const __m128i *) (const void *) (s + i));
+                /* Below ' ' (unsigned): the minimum with 0x1f is the byte. */
+                __m128i bad = _mm_or_si128(
+                        _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, x1f), v),
+                                     _mm_cmpeq_epi8(v, quote)),
+                        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, apos), _mm_cmpeq_epi8(v, backslash)),
+                                     _mm_cmpeq_epi8(v, del)));
+                unsigned m = (unsigned) _mm_movemask_epi8(bad);
+
+                if (n - i < 16)
+                        m &= (1u << (n - i)) - 1;
+                if (m != 0)
+                        return false;
+        }
+        return true;
+#else
+        static const uint8_t section_name_char[256] = {
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+                1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+                1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
+                1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        };
+
         for (size_t i = 0; i < n; i++)
                 if (!section_name_char[(unsigned char) s[i]])
                         return false;
         return true;
+#endif
+}
+
+/* Whether a section is valid for the unit type (unit_type_has_section_n()),
+ * the common names compared inline: [Unit], [Install] and the type's own
+ * (ps->type_section; its length is found when first needed). */
+static bool section_is_known(ParseState *ps, UnitType type, const char *name, size_t n) {
+        if ((n == 4 && memcmp(name, "Unit", 4) == 0) || (n == 7 && memcmp(name, "Install", 7) == 0))
+                return true;
+        if (ps->type_section) {
+                if (ps->type_section_len == 0)
+                        ps->type_section_len = strlen(ps->type_section);
+                if (n == ps->type_section_len && memcmp(name, ps->type_section, n) == 0)
+                        return true;
+        }
+        return unit_type_has_section_n(type, name, n);
 }
 
 /* One of unitguard's own caps is reached: stop reading, reject the unit.
@@ -166,7 +209,7 @@ static int parse_section_header(ParseState *ps, char *l, size_t n, unsigned line
 
         s = &f->sections[f->n_sections];
         *s = (UnitSection) { .name = name, .line = line, .raw_end = raw_end };
-        if (unit_type_has_section_n(f->type, name, n - 2))
+        if (section_is_known(ps, f->type, name, n - 2))
                 s->state = SECTION_KNOWN;
         else if (startswith(name, "X-"))
                 s->state = SECTION_EXTENSION;
@@ -200,6 +243,54 @@ static _always_inline_ char *find_equals(char *l, size_t n) {
         return NULL;
 #else
         return memchr(l, '=', n);
+#endif
+}
+
+/* find_equals() for a line of parse_run(): its copy in the arena still
+ * ends in its LF, and has no LF before it, so the search stops at the
+ * first '=' or LF, sixteen bytes at a time, without a cut of its own (the
+ * bytes after the last line are initialised: see parse_in()). */
+#if defined(__SSE2__) && !defined(UNIT_LEXER_SCALAR)
+typedef __m128i LineBytes;   /* '=' and LF in every byte, for the search */
+#else
+typedef char LineBytes;
+#endif
+
+/* The constants find_equals_in_line() compares with, made once per run of
+ * lines: opaque to the compiler, so that it keeps them rather than
+ * building them anew for every line. */
+static _always_inline_ void line_bytes_init(LineBytes *eq, LineBytes *lf) {
+#if defined(__SSE2__) && !defined(UNIT_LEXER_SCALAR)
+        *eq = _mm_set1_epi8('=');
+        *lf = _mm_set1_epi8('\n');
+        __asm__("" : "+x"(*eq), "+x"(*lf));
+#else
+        *eq = '=';
+        *lf = '\n';
+#endif
+}
+
+static _always_inline_ char *find_equals_in_line(char *l, LineBytes eq, LineBytes lf) {
+#if defined(__SSE2__) && !defined(UNIT_LEXER_SCALAR)
+        for (;; l += 16) {
+                __m128i v = _mm_loadu_si128((const __m128i *) (const void *) l);
+                unsigned me = (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(v, eq)),
+                         ml = (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(v, lf));
+
+                /* The bits before the first LF (all without one). */
+                me &= (ml & -ml) - 1;
+                if (me != 0)
+                        return l + __builtin_ctz(me);
+                if (ml != 0)
+                        return NULL;
+        }
+#else
+        for (;; l++) {
+                if (*l == eq)
+                        return l;
+                if (*l == lf)
+                        return NULL;
+        }
 #endif
 }
 
@@ -456,17 +547,198 @@ static _always_inline_ int parse_line_fast(ParseState *ps, const PhysLine *pl, u
         return 0;
 }
 
-static _always_inline_ int parse_all_with(ParseState *ps, bool avx2) {
+/* What the first byte of a line that parse_run() looks at says about it
+ * (such a line has no byte below 0x0e but its LF, and none above 0x7f):
+ * a key may start with it; the line is passed over (a comment; an LF
+ * first is an empty line); a section header; or the line goes the general
+ * way (a blank first, '=', a control byte). */
+enum {
+        FIRST_KEY,
+        FIRST_SKIP,
+        FIRST_HEADER,
+        FIRST_OTHER,
+};
+
+static const uint8_t first_byte_class[256] = {
+        3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+        3, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 3, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+};
+
+/* Whether a key line may end with the byte: not a blank or a control
+ * byte (there is nothing to strip) and not a backslash (no continuation). */
+static const uint8_t key_line_end_byte[256] = {
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
+
+/* The run of lines of the common kinds from the scanner's position on,
+ * taken straight from the block marks: a line whose first mark is its
+ * terminator, a lone LF (so it has no byte that is a control byte or
+ * non-ASCII, no tab, no CR: its only blank is the space), outside a
+ * continuation, that is empty, a comment, a section header "[...]", or
+ * "Key=value" in a section with no space at either end of the line or
+ * before '=' (what parse_line_fast() takes, on those lines). Any other
+ * line goes the general way, which gives the same outcome for these: a
+ * line may go that way for no other reason than that this loop does not
+ * look further (a line of more than UNIT_LINE_MAX - 64 bytes). The state
+ * the loop changes is held in locals, and written back before anything
+ * else may read it. Stops before the first other line (the scanner left
+ * at its start, for line_scanner_next()) or at the end; returns what
+ * parsing a section header returned when that is not 0. */
+static _always_inline_ int parse_run(ParseState *ps, LineScanner *s, unsigned *line_io) {
+        UnitFile *f = ps->f;
+        const char *data = s->data;
+        char *arena = f->arena;
+        size_t size = s->size, pos = s->pos, base = s->base, line = *line_io;
+        uint64_t m;
+        UnitEntry *e = f->entries + f->n_entries,
+                  *e_cap = f->entries + MIN(f->allocated_entries, UNIT_ENTRIES_MAX),
+                  *e_end = ps->section >= 0 ? e_cap : e;   /* no room before a section */
+        int section = ps->section, r = 0;
+        LineBytes eqv, lfv;
+
+        if (ps->in_cont || pos >= size)
+                return 0;
+        line_bytes_init(&eqv, &lfv);
+        while (pos - base >= 64)
+                line_scanner_load(s, base += 64);
+        m = s->marks & (~UINT64_C(0) << (pos - base));
+
+        /* The end of the data needs no check of its own: the NUL at
+         * data[size] is marked, and is no line end for this loop. */
+        for (;;) {
+                size_t start = pos, end, n, kn;
+                unsigned char c, next;
+                char *l, *eq, *v;
+
+                /* A block without marks is never the last one: that has
+                 * data[size] marked. Most lines end in the block they
+                 * start in: the compiler is told so, and lays the loop
+                 * out for it (about 0.7M Ir less on stream.txt). */
+                while (__builtin_expect(m == 0, 0)) {
+                        base += 64;
+                        if (base - start >= UNIT_LINE_MAX - 64)
+                                goto out;
+                        m = line_scanner_block(s, base);
+                }
+                end = base + (unsigned) __builtin_ctzll(m);
+                if (data[end] != '\n')
+                        break;
+                /* "\n\r" and "\n\0" are one terminator, but the NUL at
+                 * data[size] is no part of the data. */
+                next = (unsigned char) data[end + 1];
+                if (next <= '\r' && (next == '\r' || (next == '\0' && end + 1 < size)))
+                        break;
+                n = end - start;
+                c = (unsigned char) data[start];
+                if (first_byte_class[c] == FIRST_KEY) {
+                        if (!key_line_end_byte[(unsigned char) data[end - 1]] || e >= e_end)
+                                break;
+                        l = arena + start;
+                        eq = find_equals_in_line(l, eqv, lfv);
+                        if (!eq || eq[-1] == ' ')
+                                break;
+                        kn = (size_t) (eq - l);
+                        /* After '=' the value's leading spaces; its end is
+                         * not one, and the LF after it ends the search at
+                         * the latest. */
+                        v = eq + 1;
+                        while (*v == ' ')
+                                v++;
+                        l[kn] = '\0';
+                        l[n] = '\0';
+                        *e++ = (UnitEntry) {
+                                .section = section,
+                                .key = l,
+                                .key_len = (unsigned) kn,
+                                .value = v,
+                                .value_len = (unsigned) (l + n - v),
+                                .raw_start = start,
+                                .raw_end = end + 1,
+                                .line_first = (unsigned) line + 1,
+                                .line_last = (unsigned) line + 1,
+                        };
+                } else if (first_byte_class[c] == FIRST_HEADER) {
+                        if (data[end - 1] != ']')
+                                break;
+                        f->n_entries = (size_t) (e - f->entries);
+                        r = parse_section_header(ps, arena + start, n, (unsigned) line + 1, end + 1);
+                        if (r != 0) {
+                                /* The header's line is read. */
+                                pos = end + 1;
+                                line++;
+                                goto out;
+                        }
+                        section = ps->section;
+                        e_end = e_cap;
+                } else if (first_byte_class[c] != FIRST_SKIP)
+                        break;
+                line++;
+                pos = end + 1;
+                m &= m - 1;
+        }
+out:
+        /* The scanner resumes at pos (a line that goes the general way, or
+         * the end), with the marks of the block it is in; the marks held
+         * are of an earlier one. */
+        if (pos < size && (pos & ~(size_t) 63) != s->base)
+                line_scanner_load(s, pos & ~(size_t) 63);
+        s->pos = pos;
+        f->n_entries = (size_t) (e - f->entries);
+        *line_io = (unsigned) line;
+        return r;
+}
+
+static _always_inline_ int parse_all_with(ParseState *ps, bool avx2, bool padded) {
         UnitFile *f = ps->f;
         LineScanner sc;
         unsigned line = 0;
         PhysLine pl;
         int r = 0;
 
-        line_scanner_init(&sc, f->data, f->size, avx2);
-        while (line_scanner_next(&sc, &pl)) {
+        line_scanner_init(&sc, f->data, f->size, avx2, padded);
+        for (;;) {
+#ifndef UNIT_PARSER_GENERAL_ONLY
+                r = parse_run(ps, &sc, &line);
+                if (r != 0)
+                        break;
+#endif
+                if (!line_scanner_next(&sc, &pl))
+                        break;
                 line++;
+#ifdef UNIT_PARSER_GENERAL_ONLY
+                r = LINE_NOT_SIMPLE;
+#else
                 r = parse_line_fast(ps, &pl, line);
+#endif
                 if (r == LINE_NOT_SIMPLE)
                         r = parse_physical(ps, &pl, line);
                 if (r != 0)
@@ -496,23 +768,27 @@ static _always_inline_ int parse_all_with(ParseState *ps, bool avx2) {
 /* The copy compiled for AVX2, which reads the file's blocks 32 bytes at a
  * time; chosen per file, when the CPU has it. */
 #ifdef UNIT_LEXER_AVX2
-static __attribute__((target("avx2"))) int parse_all_avx2(ParseState *ps) {
-        return parse_all_with(ps, true);
+static __attribute__((target("avx2"))) int parse_all_avx2(ParseState *ps, bool padded) {
+        return parse_all_with(ps, true, padded);
 }
 #endif
 
-static int parse_all(ParseState *ps) {
+/* padded: the file's bytes are followed by 63 more that may be read. */
+static int parse_all(ParseState *ps, bool padded) {
 #ifdef UNIT_LEXER_AVX2
         if (line_scanner_has_avx2())
-                return parse_all_avx2(ps);
+                return parse_all_avx2(ps, padded);
 #endif
-        return parse_all_with(ps, false);
+        return parse_all_with(ps, false, padded);
 }
 
 /* Entries and sections a UnitFile has room for in its own allocation: a
  * typical file's (an assignment line is rarely shorter than 24 bytes;
  * most units have at most four sections). */
 #define INLINE_SECTIONS 4
+/* Readable bytes after a copied file's NUL: a block of 64 from its last
+ * byte on stays in the allocation. */
+#define LEXER_PAD 63
 static size_t inline_entries_for(size_t size) {
         return MIN(size / 24 + 8, (size_t) 1024);
 }
@@ -523,17 +799,18 @@ static size_t inline_entries_for(size_t size) {
  * are ended in place; the path and the unit name; and a copy of each joined
  * continuation, no longer than the lines it joins (at least one terminator
  * among them pays for its NUL): twice the size and a byte bound them.
- * copy: the file's own bytes go in it too. 0 on overflow. */
-static size_t unit_file_room(size_t size, size_t path_len, size_t name_len, bool copy, size_t *ret_head,
+ * copy: the file's own bytes go in it too, and LEXER_PAD bytes after them
+ * (the lexer reads the last block in place). 0 on overflow. */
+static _always_inline_ size_t unit_file_room(size_t size, size_t path_len, size_t name_len, bool copy, size_t *ret_head,
                              size_t *ret_arena) {
         size_t head = sizeof(UnitFile) + inline_entries_for(size) * sizeof(UnitEntry) +
                       INLINE_SECTIONS * sizeof(UnitSection);
 
-        if (size > (SIZE_MAX - 128 - head) / 3 || path_len + name_len > SIZE_MAX - 128 - head - 3 * size - 3)
+        if (size > (SIZE_MAX - 256 - head) / 3 || path_len + name_len > SIZE_MAX - 256 - head - 3 * size - 3)
                 return 0;
         *ret_head = head;
         *ret_arena = 2 * size + 64 + path_len + name_len + 2;
-        return head + *ret_arena + (copy ? size + 1 : 0);
+        return head + *ret_arena + (copy ? size + 1 + LEXER_PAD : 0);
 }
 
 /* Lays the model out in mem (room bytes from unit_file_room()) and
@@ -541,7 +818,7 @@ static size_t unit_file_room(size_t size, size_t path_len, size_t name_len, bool
  * mem (copy). On failure mem is freed, and data with it. */
 static int parse_in(void *mem, size_t allocation, size_t head, size_t arena_size, char *data, size_t size,
                     bool copy, const char *path, size_t path_len, const char *unit_name, size_t name_len,
-                    bool is_dropin, UnitFile **ret) {
+                    UnitType type, bool is_dropin, UnitFile **ret) {
         _cleanup_(unit_file_freep) UnitFile *f = mem;
         ParseState ps = { .section = -1 };
         size_t n_entries = inline_entries_for(size);
@@ -553,7 +830,7 @@ static int parse_in(void *mem, size_t allocation, size_t head, size_t arena_size
                 .data_inline = copy,
                 .allocation = allocation,
                 .is_dropin = is_dropin,
-                .type = unit_name ? unit_type_from_name(unit_name) : _UNIT_TYPE_INVALID,
+                .type = unit_name ? type : _UNIT_TYPE_INVALID,
                 .inline_entries = (UnitEntry *) (void *) (f + 1),
                 .allocated_entries = n_entries,
                 .arena = (char *) f + head,
@@ -563,14 +840,22 @@ static int parse_in(void *mem, size_t allocation, size_t head, size_t arena_size
         f->allocated_sections = INLINE_SECTIONS;
         f->entries = f->inline_entries;
         f->sections = f->inline_sections;
-        memcpy(f->arena, data, size + 1);
+        /* A copied file is in the arena already (copy_twice()). */
+        if (!copy)
+                memcpy(f->arena, data, size + 1);
         f->arena_used = size + 1;
         f->path = arena_strndup(f, path, path_len);
         f->unit_name = unit_name ? arena_strndup(f, unit_name, name_len) : NULL;
+        /* The searches that read the arena sixteen bytes at a time read
+         * up to that far past the file's copy: initialised bytes. */
+        memset(f->arena + f->arena_used, 0, UNIT_ARENA_SLACK);
 
         ps.f = f;
-        r = parse_all(&ps);
-        strbuf_done(&ps.cont);
+        ps.type_section = unit_type_section(f->type);
+        r = parse_all(&ps, copy);
+        /* Only a continuation made it hold anything. */
+        if (ps.cont.data)
+                strbuf_done(&ps.cont);
         if (r < 0)
                 return r;
 
@@ -590,16 +875,56 @@ int unit_file_parse(char *data, size_t size, const char *path, const char *unit_
                 return -ENOMEM;
         }
         return parse_in(mem, room, head, arena_size, data, size, false, path, path_len, unit_name, name_len,
-                        is_dropin, ret);
+                        unit_name ? unit_type_from_name(unit_name) : _UNIT_TYPE_INVALID, is_dropin, ret);
+}
+
+/* memcpy() to two places, the source read once (a stream's file goes to
+ * the UnitFile as its bytes and as the arena's copy): with AVX2 32 bytes
+ * at a time, the last block overlapping the one before. */
+#ifdef UNIT_LEXER_AVX2
+static __attribute__((target("avx2"))) void copy_twice_avx2(char *a, char *b, const char *src, size_t n) {
+        size_t i = 0;
+
+        for (; n - i >= 32; i += 32) {
+                __m256i v = _mm256_loadu_si256((const __m256i *) (const void *) (src + i));
+
+                _mm256_storeu_si256((__m256i *) (void *) (a + i), v);
+                _mm256_storeu_si256((__m256i *) (void *) (b + i), v);
+        }
+        if (i < n) {
+                __m256i v;
+
+                if (n < 32) {
+                        memcpy(a, src, n);
+                        memcpy(b, src, n);
+                        return;
+                }
+                v = _mm256_loadu_si256((const __m256i *) (const void *) (src + n - 32));
+                _mm256_storeu_si256((__m256i *) (void *) (a + n - 32), v);
+                _mm256_storeu_si256((__m256i *) (void *) (b + n - 32), v);
+        }
+}
+#endif
+
+static void copy_twice(char *a, char *b, const char *src, size_t n) {
+#ifdef UNIT_LEXER_AVX2
+        if (line_scanner_has_avx2()) {
+                copy_twice_avx2(a, b, src, n);
+                return;
+        }
+#endif
+        memcpy(a, src, n);
+        memcpy(b, src, n);
 }
 
 /* A recycled allocation is used when it is large enough; a new one is a
  * little larger than needed, so that most files after it fit too. */
 #define RECYCLE_MIN ((size_t) 16384)
 
-int unit_file_parse_copy(const char *data, size_t size, const char *path, const char *unit_name,
-                         bool is_dropin, UnitFile **spare, UnitFile **ret) {
-        size_t path_len = strlen(path), name_len = unit_name ? strlen(unit_name) : 0, head, arena_size, room;
+int unit_file_parse_copy_n(const char *data, size_t size, const char *path, size_t path_len,
+                           const char *unit_name, size_t name_len, UnitType type, bool is_dropin,
+                           UnitFile **spare, UnitFile **ret) {
+        size_t head, arena_size, room;
         void *mem = NULL;
         char *copy;
 
@@ -616,10 +941,21 @@ int unit_file_parse_copy(const char *data, size_t size, const char *path, const 
                 if (!mem)
                         return -ENOMEM;
         }
-        /* The file's bytes after the arena. */
+        /* The file's bytes after the arena, and at its start. */
         copy = (char *) mem + head + arena_size;
-        memcpy(copy, data, size);
+        copy_twice(copy, (char *) mem + head, data, size);
         copy[size] = '\0';
-        return parse_in(mem, room, head, arena_size, copy, size, true, path, path_len, unit_name, name_len,
+        /* What the lexer reads past the end is not looked at, but is
+         * initialised all the same. */
+        memset(copy + size + 1, 0, LEXER_PAD);
+        ((char *) mem + head)[size] = '\0';
+        return parse_in(mem, room, head, arena_size, copy, size, true, path, path_len, unit_name, name_len, type,
                         is_dropin, ret);
+}
+
+int unit_file_parse_copy(const char *data, size_t size, const char *path, const char *unit_name,
+                         bool is_dropin, UnitFile **spare, UnitFile **ret) {
+        return unit_file_parse_copy_n(data, size, path, strlen(path), unit_name, unit_name ? strlen(unit_name) : 0,
+                                      unit_name ? unit_type_from_name(unit_name) : _UNIT_TYPE_INVALID, is_dropin,
+                                      spare, ret);
 }

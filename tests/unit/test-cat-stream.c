@@ -40,6 +40,13 @@ static void split_with(int fd, size_t cap, bool sse2_only, Split *ret) {
                 r.avx2 = false;
         while ((k = cat_reader_next(&r, &f)) > 0) {
                 CHECK(strbuf_printf(&shape, "%s:%zu;", f.path ? f.path : "-", f.size) >= 0);
+                if (f.path) {
+                        /* What the reader found out about the path. */
+                        CHECK_INT_EQ(f.path_len, strlen(f.path));
+                        CHECK(f.name == strrchr(f.path, '/') + 1);
+                        CHECK_INT_EQ(f.conf, endswith(f.path, ".conf"));
+                        CHECK_INT_EQ(f.type, unit_type_from_name(f.name));
+                }
                 for (size_t i = 0; i < f.diags.n; i++)
                         CHECK(strbuf_printf(&diags, "%s@%u;", f.diags.items[i].rule, f.diags.items[i].line) >= 0);
                 cat_file_done(&f);
@@ -308,6 +315,51 @@ TEST(header_path_controls) {
                 }
 }
 
+/* A header's path as the reader checks it (one pass for the control bytes
+ * and the last '/' and '.', sixteen bytes at a time), against
+ * cat_header_path_is_plausible(): paths of every length up to three such
+ * blocks, of each kind of name, a probe byte at every position. */
+TEST(header_paths_in_stream) {
+        static const char *const suffixes[] = { ".service", ".d/x.conf", "/x.conf", ".socket", ".servic", "" };
+        static const unsigned char probes[] = { 0x00, 0x01, 0x1f, 0x7f, '/', '.', 'a', 0x80, ' ' };
+        char path[64];
+
+        /* One stream per suffix: a file, then a header-like line after a
+         * blank line per case, which starts a file or is content. */
+        for (size_t s = 0; s < ELEMENTSOF(suffixes) && !tests_failed; s++) {
+                StrBuf data = {}, want = {};
+                size_t sl = strlen(suffixes[s]), cur = 4;
+                Split sp;
+
+                CHECK(strbuf_append_str(&data, "# /x/first.service\nA=1\n") >= 0);
+                CHECK(strbuf_append_str(&want, "/x/first.service") >= 0);
+                for (size_t len = sl + 2; len < 50; len++)
+                        for (size_t at = 1; at < len; at++)
+                                for (size_t p = 0; p < ELEMENTSOF(probes); p++) {
+                                        memset(path, 'd', len);
+                                        path[0] = '/';
+                                        memcpy(path + len - sl, suffixes[s], sl);
+                                        path[at] = (char) probes[p];
+                                        CHECK(strbuf_append_str(&data, "\n# ") >= 0);
+                                        CHECK(strbuf_append(&data, path, len) >= 0);
+                                        CHECK(strbuf_append_str(&data, "\nB=2\n") >= 0);
+                                        if (cat_header_path_is_plausible(path, len)) {
+                                                CHECK(strbuf_printf(&want, ":%zu;", cur) >= 0);
+                                                CHECK(strbuf_append(&want, path, len) >= 0);
+                                                cur = 4;
+                                        } else
+                                                cur += len + 8;
+                                }
+                CHECK(strbuf_printf(&want, ":%zu;", cur) >= 0);
+                split_ways(data.data, data.len, 1 << 20, false, &sp);
+                CHECK_STR_EQ(sp.shape, want.data);
+                CHECK_INT_EQ(sp.result, 0);
+                split_done(&sp);
+                strbuf_done(&data);
+                strbuf_done(&want);
+        }
+}
+
 /* Streams made of pieces that matter to the reader (blank lines, headers
  * with and without the blank line before them, comments that look like
  * headers or not, escape sequences, CR, NUL, content lines of lengths
@@ -355,4 +407,4 @@ TEST(random_streams) {
         strbuf_done(&data);
 }
 
-TESTS_MAIN(T(random_streams), T(header_path_controls), T(cap_last_file), T(cap_before_header), T(cap_long_lines), T(cap_bare), T(merged_header), T(cap_plain_lines))
+TESTS_MAIN(T(header_paths_in_stream), T(random_streams), T(header_path_controls), T(cap_last_file), T(cap_before_header), T(cap_long_lines), T(cap_bare), T(merged_header), T(cap_plain_lines))

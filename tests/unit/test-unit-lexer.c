@@ -50,13 +50,13 @@ static bool ref_ends_in_escape(const char *s, size_t n) {
 }
 
 /* Splits data both ways and compares line by line; data[size] is NUL. */
-static void compare_with(const char *data, size_t size, bool avx2) {
+static void compare_with(const char *data, size_t size, bool avx2, bool padded) {
         size_t ref_pos = 0;
         PhysLine a = {}, b = {};
         LineScanner sc;
         bool more;
 
-        line_scanner_init(&sc, data, size, avx2);
+        line_scanner_init(&sc, data, size, avx2, padded);
         do {
                 more = line_scanner_next(&sc, &a);
                 CHECK_INT_EQ(more, ref_next(data, size, &ref_pos, &b));
@@ -73,11 +73,23 @@ static void compare_with(const char *data, size_t size, bool avx2) {
         CHECK_INT_EQ(sc.pos, ref_pos);
 }
 
-/* With the block reader of every width the CPU has. */
+/* With the block reader of every width the CPU has; and with the data
+ * padded (the last block read in place), where line ends of every kind
+ * follow it. */
 static void compare(const char *data, size_t size) {
-        compare_with(data, size, false);
-        if (line_scanner_has_avx2())
-                compare_with(data, size, true);
+        char *padded = malloc(size + 64);
+
+        CHECK(padded);
+        memcpy(padded, data, size + 1);
+        for (size_t i = 1; i < 64; i++)
+                padded[size + i] = "\n\r\0\x80"[i % 4];
+        compare_with(data, size, false, false);
+        compare_with(padded, size, false, true);
+        if (line_scanner_has_avx2()) {
+                compare_with(data, size, true, false);
+                compare_with(padded, size, true, true);
+        }
+        free(padded);
 }
 
 static void compare_str(const char *s, size_t n) {

@@ -482,7 +482,38 @@ TEST(storage_growth) {
         }
 }
 
-TESTS_MAIN(T(storage_growth), T(line_terminators), T(nul_bytes), T(comments), T(continuations), T(bom),
+/* Each ASCII byte in a section name, at its start, middle and end, in
+ * names around the sixteen bytes the check reads at a time: refused are
+ * the control bytes, quotes, the backslash and DEL. */
+TEST(section_name_bytes) {
+        static const size_t lens[] = { 1, 2, 15, 16, 17, 31, 32, 33, 40 };
+        char text[64];
+
+        for (size_t k = 0; k < ELEMENTSOF(lens); k++)
+                for (unsigned c = 1; c < 0x80; c++) {
+                        size_t len = lens[k], ats[] = { 0, len / 2, len - 1 };
+
+                        if (c == '\n' || c == '\r')
+                                continue;
+                        for (size_t a = 0; a < ELEMENTSOF(ats); a++) {
+                                bool bad = c < 0x20 || c == '"' || c == '\'' || c == '\\' || c == 0x7f;
+                                UnitFile *f;
+
+                                text[0] = '[';
+                                memset(text + 1, 'a', len);
+                                text[1 + ats[a]] = (char) c;
+                                memcpy(text + 1 + len, "]\nA=1\n", 7);
+                                f = parse_n(text, len + 7, "t.service");
+                                CHECK_INT_EQ(f->failed_line, bad ? 1 : 0);
+                                CHECK_INT_EQ(f->n_sections, bad ? 0 : 1);
+                                if (bad)
+                                        CHECK_STR_EQ(f->diags.items[0].rule, "syntax.bad-section-name");
+                                unit_file_free(f);
+                        }
+                }
+}
+
+TESTS_MAIN(T(section_name_bytes), T(storage_growth), T(line_terminators), T(nul_bytes), T(comments), T(continuations), T(bom),
            T(assignments), T(entries_outside_sections), T(sections), T(file_failures),
            T(line_length_limits), T(unitguard_limits), T(no_final_newline), T(writer_round_trip_and_edits), T(json_view),
            T(json_raw_literal), T(parse_copy_recycles), T(section_names))
