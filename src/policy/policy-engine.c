@@ -369,6 +369,7 @@ static int report_identity(UnitRun *u) {
 
 static int judge_file(UnitRun *u, size_t fi) {
         UnitFile *f = u->g->files[fi].file;
+        const FilePrediction *fp = &u->pred.files[fi];
         const JudgeContext ctx = { .version = u->e->version, .type = f->type, .unit_name = u->g->name };
         int r;
 
@@ -391,11 +392,16 @@ static int judge_file(UnitRun *u, size_t fi) {
                         return r;
         }
 
-        for (size_t i = 0; i < f->n_entries; i++) {
-                const UnitEntry *e = &f->entries[i];
+        /* The plain lines the prediction leaves out of its notable ones
+         * are none of the policy's business (judgement_is_plain()): only
+         * the notable ones are looked at, unless a test asks for all. */
+        for (size_t n = 0; n < (u->e->every_entry ? f->n_entries : fp->n_notable); n++) {
+                size_t i = u->e->every_entry ? n : fp->notable[n];
                 bool stop = false;
 
-                if (e->section < 0 || f->sections[e->section].state != SECTION_KNOWN)
+                /* (The notable ones are all in a known section.) */
+                if (u->e->every_entry && (f->entries[i].section < 0 ||
+                                          f->sections[f->entries[i].section].state != SECTION_KNOWN))
                         continue;
                 r = judge_entry(u, f, fi, i, &ctx, &stop);
                 if (r < 0)
@@ -409,7 +415,7 @@ static int judge_file(UnitRun *u, size_t fi) {
                         }
                         break;
                 }
-                if (!f->is_dropin && i >= u->pred.files[fi].read_until && u->p->mode == MODE_MIRROR)
+                if (!f->is_dropin && i >= fp->read_until && u->p->mode == MODE_MIRROR)
                         break;
         }
         return 0;

@@ -11,6 +11,8 @@
 #define SYSTEMD_VERSION_NEWEST_MODELLED 257
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "unit/unit-type.h"
 #include "validate/directive-table.h"
@@ -70,5 +72,16 @@ int judge_assignment(const JudgeContext *ctx, const char *section, const char *k
 int judge_assignment_in(const JudgeContext *ctx, DirectiveSection section_id, const char *section, const char *key,
                         const char *value, Judgement *ret);
 void judgement_done(Judgement *j);
+
+/* The judgements made for the entries of one unit file, passed on to
+ * later passes over the file (unit-checks.h): one per entry, and the
+ * entries such a pass has to look at at all. */
+typedef struct JudgedFile {
+        const Judgement *lines;  /* one per entry; NULL: none made */
+        /* The indices of the entries worth a look, ascending (predict.h
+         * says which they are); NULL: every entry. */
+        const uint32_t *notable;
+        size_t n_notable;
+} JudgedFile;
 
 const char *verdict_to_string(Verdict v); /* "ok", "notice", "reset", "ignored", "fatal" */

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "judge.h"
 #include "predict-cache.h"
@@ -43,6 +44,17 @@ static inline bool identity_tracks(const UnitEntry *e, Verdict v) {
 /* No process of the unit switches user: it runs as root. */
 bool identity_runs_as_root(const Identity *id);
 
+/* A line systemd takes as written, with nothing to say about it: a known
+ * directive, accepted or reset, valid, judged here (not deferred to the
+ * instances), not downgraded by a '-', nothing of it dropped; and not a
+ * user or group name, which a policy judges by a rule of its own. A
+ * policy has nothing to do with such a line. */
+static inline bool judgement_is_plain(const Judgement *j) {
+        return j->directive && (j->verdict == VERDICT_OK || j->verdict == VERDICT_RESET) && !j->invalid &&
+               !j->deferred && !j->dash_escaped && !j->partial && j->directive->kind != DIRECTIVE_USER &&
+               j->directive->kind != DIRECTIVE_GROUP && j->directive->kind != DIRECTIVE_GROUP_LIST;
+}
+
 typedef struct FilePrediction {
         /* One judgement per entry of the file (parallel to f->entries);
          * entries outside a known section get VERDICT_OK with no directive
@@ -52,6 +64,12 @@ typedef struct FilePrediction {
         /* Index of the entry after which systemd reads no further (a fatal
          * line), or n_lines when it reads the whole file. */
         size_t read_until;
+        /* The entries a later pass has to look at, ascending: every
+         * judged line but the plain ones (judgement_is_plain()) that no
+         * unit check reads (unit_settings_reads()). The fatal line at
+         * read_until is one. */
+        uint32_t *notable;
+        size_t n_notable;
 } FilePrediction;
 
 typedef struct Prediction {

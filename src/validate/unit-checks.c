@@ -382,7 +382,7 @@ static void exec_checks(Run *run, const UnitSettings *s) {
                 add(run, UNIT_CHECK_PAM_KILL_MODE, s->pam_at, "KillMode=%s", s->kill_mode);
 }
 
-int unit_checks_run(const char *unit_name, const UnitFile *const *files, const Judgement *const *judged,
+int unit_checks_run(const char *unit_name, const UnitFile *const *files, const JudgedFile *judged,
                     size_t n_files, unsigned version, UnitCheckResult *ret) {
         UnitType type = _UNIT_TYPE_INVALID;
         /* The form and the type of the name, in one pass. */
@@ -392,7 +392,7 @@ int unit_checks_run(const char *unit_name, const UnitFile *const *files, const J
 }
 
 int unit_checks_run_classified(const char *unit_name, int kind, UnitType type, const UnitFile *const *files,
-                               const Judgement *const *judged, size_t n_files, unsigned version,
+                               const JudgedFile *judged, size_t n_files, unsigned version,
                                UnitCheckResult *ret) {
         UnitSettings s;
         Run run = {
