@@ -37,21 +37,23 @@ typedef struct JudgeContext {
 } JudgeContext;
 
 typedef struct Judgement {
-        Verdict verdict;
+        /* (Pointers first, the small fields packed after them: 32 bytes,
+         * copied for every line of every unit.) */
         const Directive *directive; /* NULL for unknown keys */
+        char *message;      /* NULL when OK */
+        Verdict verdict;
         bool invalid;       /* the value is invalid at all (whatever systemd does with it) */
         bool dash_escaped;  /* would be fatal, but a leading '-' downgraded it */
         bool deferred;      /* instance specifiers in a template (or no unit name):
                              * the value can only be judged per instance */
-        char *message;      /* NULL when OK */
-        /* user/group results: */
-        bool names_root;    /* value resolves to root (0 or "root"); also set
-                             * for an empty User=, which resets to root */
         /* Extensions: */
         bool partial;       /* IGNORED only for part of the value: the words
                              * named in message were dropped, the rest kept
                              * (SupplementaryGroups= before v234, dependency
                              * lists, Exec lines after a ';') */
+        /* user/group results: */
+        bool names_root;    /* value resolves to root (0 or "root"); also set
+                             * for an empty User=, which resets to root */
         bool machine;       /* host-dependent specifiers (%H %m %b ...) were left
                              * unexpanded; the value was judged as written */
 } Judgement;

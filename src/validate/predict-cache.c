@@ -597,6 +597,7 @@ int predict_cache_judge(PredictCache *c, const PredictScope *s, const char *key,
         const char *text;
         size_t text_len;
         CacheRecord *rec;
+        LineKey k;
 
         if (!value) {
                 value = "";
@@ -615,7 +616,9 @@ int predict_cache_judge(PredictCache *c, const PredictScope *s, const char *key,
                 text = c->line_copy;
         } else
                 text = key;
-        c->line = (LineKey) {
+        /* The key stays in registers on the way to a hit; only the slow
+         * paths find it in c->line. */
+        k = (LineKey) {
                 .hash = hash_text(s->seed, text, text_len),
                 .meta = s->meta | (uint64_t) key_len << META_KEY_LEN_SHIFT |
                         (uint64_t) value_len << META_VALUE_LEN_SHIFT,
@@ -624,11 +627,11 @@ int predict_cache_judge(PredictCache *c, const PredictScope *s, const char *key,
                 .key = key,
                 .value = value,
         };
-        rec = find(c, s, &c->line);
-        if (!rec)
-                return miss(c, s, ret);
-        if (rec->flags & FLAG_NAMED)
-                return named_judge(c, s, ret);
+        rec = find(c, s, &k);
+        if (_unlikely_(!rec || rec->flags & FLAG_NAMED)) {
+                c->line = k;
+                return rec ? named_judge(c, s, ret) : miss(c, s, ret);
+        }
         touch(c, rec);
         c->hits++;
         return answer(rec, ret);

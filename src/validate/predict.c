@@ -120,8 +120,12 @@ static int predict_file(const UnitGroup *g, const UnitFile *f, PredictCache *cac
                 if (r < 0)
                         return r;
                 p->n_messages += j->message != NULL;
-                if (!judgement_is_plain(j) || unit_settings_reads(j))
-                        notable[n_notable++] = (uint32_t) i;
+                if (judgement_is_plain(j) && !unit_settings_reads(j))
+                        continue;
+                notable[n_notable++] = (uint32_t) i;
+                /* The lines identity_track() follows are all notable: a
+                 * fatal one, User= (a user name is never plain) and
+                 * DynamicUser= (a unit check reads it). */
                 if (reading && identity_tracks(e, j->verdict) && !identity_track(&p->identity, f, e, j->verdict)) {
                         reading = false;
                         fp->read_until = i;

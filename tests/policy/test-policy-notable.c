@@ -170,6 +170,30 @@ static void check_unit_checks(const char *name, const char *text, const char *dr
         UnitCheckResult *every, *again;
 
         CHECK_INT_EQ(systemd_predict(g, version, false, NULL, &p), 0);
+        /* The identity, followed through the notable lines, is the one
+         * of every line. */
+        Identity id = {};
+        for (size_t fi = 0; fi < g->n_files; fi++) {
+                const UnitFile *f = g->files[fi].file;
+                size_t until = f->n_entries;
+
+                for (size_t i = 0; i < f->n_entries; i++) {
+                        const UnitEntry *e = &f->entries[i];
+
+                        if (e->section >= 0 && f->sections[e->section].state == SECTION_KNOWN &&
+                            !identity_track(&id, f, e, p.files[fi].lines[i].verdict)) {
+                                until = i;
+                                break;
+                        }
+                }
+                CHECK_INT_EQ(p.files[fi].read_until, until);
+        }
+        CHECK_INT_EQ(id.user_named, p.identity.user_named);
+        CHECK(id.user == p.identity.user);
+        CHECK(id.user_entry == p.identity.user_entry);
+        CHECK_INT_EQ(id.dynamic_user, p.identity.dynamic_user);
+        CHECK_INT_EQ(id.refused, p.identity.refused);
+        CHECK(str_eq(id.cut_file, p.identity.cut_file));
         every = calloc(1, sizeof *every);
         again = calloc(1, sizeof *again);
         CHECK(every && again);
