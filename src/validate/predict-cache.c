@@ -568,7 +568,8 @@ static int __attribute__((noinline)) miss(PredictCache *c, const PredictScope *s
         return 0;
 }
 
-void predict_cache_scope(PredictScope *s, const JudgeContext *ctx, DirectiveSection section_id, const char *section) {
+static _always_inline_ void scope_init(PredictScope *s, const JudgeContext *ctx, DirectiveSection section_id,
+                                       const char *section) {
         UnitType type = ctx->type;
 
         /* The type the judge itself would use. */
@@ -592,8 +593,14 @@ void predict_cache_scope(PredictScope *s, const JudgeContext *ctx, DirectiveSect
         s->seed = hash_text(fold(s->meta ^ HASH_K0, HASH_K2), section, s->section_len);
 }
 
-int predict_cache_judge(PredictCache *c, const PredictScope *s, const char *key, size_t key_len, const char *value,
-                        size_t value_len, Judgement *ret) {
+void predict_cache_scope(PredictScope *s, const JudgeContext *ctx, DirectiveSection section_id, const char *section) {
+        scope_init(s, ctx, section_id, section);
+}
+
+/* One line through the memo: inline in the loop over a section's lines,
+ * where what the scope and the memo hold is loaded once. */
+static _always_inline_ int judge_line(PredictCache *c, const PredictScope *s, const char *key, size_t key_len,
+                                      const char *value, size_t value_len, Judgement *ret) {
         const char *text;
         size_t text_len;
         CacheRecord *rec;
@@ -635,6 +642,26 @@ int predict_cache_judge(PredictCache *c, const PredictScope *s, const char *key,
         touch(c, rec);
         c->hits++;
         return answer(rec, ret);
+}
+
+int predict_cache_judge(PredictCache *c, const PredictScope *s, const char *key, size_t key_len, const char *value,
+                        size_t value_len, Judgement *ret) {
+        return judge_line(c, s, key, key_len, value, value_len, ret);
+}
+
+int predict_cache_judge_section(PredictCache *c, const JudgeContext *ctx, DirectiveSection section_id,
+                                const char *section, const UnitEntry *entries, size_t n, Judgement *ret) {
+        PredictScope s;
+
+        scope_init(&s, ctx, section_id, section);
+        for (size_t i = 0; i < n; i++) {
+                int r = judge_line(c, &s, entries[i].key, entries[i].key_len, entries[i].value,
+                                   entries[i].value_len, &ret[i]);
+
+                if (r < 0)
+                        return r;
+        }
+        return 0;
 }
 
 void predict_cache_stats(const PredictCache *c, size_t *ret_hits, size_t *ret_misses) {

@@ -90,9 +90,7 @@ static bool starts_processes(const UnitGroup *g, const Prediction *p) {
 static int predict_file(const UnitGroup *g, const UnitFile *f, PredictCache *cache, Prediction *p,
                         FilePrediction *fp, Judgement *lines, uint32_t *notable) {
         JudgeContext ctx = { .version = p->version, .type = f->type, .unit_name = g->name };
-        bool reading = true, known = false;
-        int section = -1; /* the section of the previous entry */
-        PredictScope scope = {};
+        bool reading = true;
         size_t n_notable = 0;
         int r;
 
@@ -100,35 +98,39 @@ static int predict_file(const UnitGroup *g, const UnitFile *f, PredictCache *cac
         fp->n_lines = f->n_entries;
         fp->read_until = f->n_entries;
         fp->notable = notable;
-        for (size_t i = 0; i < f->n_entries; i++) {
-                const UnitEntry *e = &f->entries[i];
-                Judgement *j = &lines[i];
+        for (size_t i = 0, end; i < f->n_entries; i = end) {
+                int section = f->entries[i].section;
 
-                /* The entries of a section are together: its state and
-                 * its scope are looked at once. */
-                if (e->section != section) {
-                        section = e->section;
-                        known = section >= 0 && f->sections[section].state == SECTION_KNOWN;
-                        if (known)
-                                predict_cache_scope(&scope, &ctx,
-                                                    directive_section_from_name(f->sections[section].name),
-                                                    f->sections[section].name);
-                }
-                if (!known)
+                /* The entries of a section are together: a run of them is
+                 * judged at once, in its scope. */
+                for (end = i + 1; end < f->n_entries && f->entries[end].section == section; end++)
+                        ;
+                if (section < 0 || f->sections[section].state != SECTION_KNOWN)
                         continue;
-                r = predict_cache_judge(cache, &scope, e->key, e->key_len, e->value, e->value_len, j);
-                if (r < 0)
+                r = predict_cache_judge_section(cache, &ctx, directive_section_from_name(f->sections[section].name),
+                                                f->sections[section].name, f->entries + i, end - i, lines + i);
+                if (r < 0) {
+                        /* The messages made so far are prediction_done()'s to free. */
+                        for (size_t k = i; k < end; k++)
+                                p->n_messages += lines[k].message != NULL;
                         return r;
-                p->n_messages += j->message != NULL;
-                if (judgement_is_plain(j) && !unit_settings_reads(j))
-                        continue;
-                notable[n_notable++] = (uint32_t) i;
-                /* The lines identity_track() follows are all notable: a
-                 * fatal one, User= (a user name is never plain) and
-                 * DynamicUser= (a unit check reads it). */
-                if (reading && identity_tracks(e, j->verdict) && !identity_track(&p->identity, f, e, j->verdict)) {
-                        reading = false;
-                        fp->read_until = i;
+                }
+                for (size_t k = i; k < end; k++) {
+                        const UnitEntry *e = &f->entries[k];
+                        const Judgement *j = &lines[k];
+
+                        p->n_messages += j->message != NULL;
+                        if (judgement_is_plain(j) && !unit_settings_reads(j))
+                                continue;
+                        notable[n_notable++] = (uint32_t) k;
+                        /* The lines identity_track() follows are all
+                         * notable: a fatal one, User= (a user name is never
+                         * plain) and DynamicUser= (a unit check reads it). */
+                        if (reading && identity_tracks(e, j->verdict) &&
+                            !identity_track(&p->identity, f, e, j->verdict)) {
+                                reading = false;
+                                fp->read_until = k;
+                        }
                 }
         }
         fp->n_notable = n_notable;

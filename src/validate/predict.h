@@ -9,8 +9,10 @@
  * again. */
 
 #include <stdbool.h>
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "judge.h"
 #include "predict-cache.h"
@@ -48,11 +50,21 @@ bool identity_runs_as_root(const Identity *id);
  * directive, accepted or reset, valid, judged here (not deferred to the
  * instances), not downgraded by a '-', nothing of it dropped; and not a
  * user or group name, which a policy judges by a rule of its own. A
- * policy has nothing to do with such a line. */
+ * policy has nothing to do with such a line. Asked of every line: the four
+ * flags, which judge.h keeps side by side, are read in one load. */
 static inline bool judgement_is_plain(const Judgement *j) {
-        return j->directive && (j->verdict == VERDICT_OK || j->verdict == VERDICT_RESET) && !j->invalid &&
-               !j->deferred && !j->dash_escaped && !j->partial && j->directive->kind != DIRECTIVE_USER &&
-               j->directive->kind != DIRECTIVE_GROUP && j->directive->kind != DIRECTIVE_GROUP_LIST;
+        uint32_t flags;
+
+        static_assert(offsetof(Judgement, dash_escaped) == offsetof(Judgement, invalid) + 1 &&
+                              offsetof(Judgement, deferred) == offsetof(Judgement, invalid) + 2 &&
+                              offsetof(Judgement, partial) == offsetof(Judgement, invalid) + 3 && sizeof(bool) == 1,
+                      "invalid, dash_escaped, deferred and partial are four bytes in a row");
+        static_assert(VERDICT_OK == 0 && VERDICT_RESET == 2, "OK and RESET differ in one bit");
+        static_assert(DIRECTIVE_GROUP == DIRECTIVE_USER + 1 && DIRECTIVE_GROUP_LIST == DIRECTIVE_USER + 2,
+                      "the user and group kinds are a range");
+        memcpy(&flags, &j->invalid, sizeof flags);
+        return flags == 0 && ((unsigned) j->verdict & ~(unsigned) VERDICT_RESET) == 0 && j->directive &&
+               (unsigned) (j->directive->kind - DIRECTIVE_USER) > DIRECTIVE_GROUP_LIST - DIRECTIVE_USER;
 }
 
 typedef struct FilePrediction {
