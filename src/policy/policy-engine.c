@@ -36,16 +36,30 @@ static void unit_run_done(UnitRun *u) {
 _printf_(7, 8)
 static int report(UnitRun *u, DiagSeverity sev, SystemdEffect eff, const char *setting,
                   const UnitFile *f, const UnitEntry *e, const char *fmt, ...) {
-        _cleanup_free_ char *rule = NULL;
+        _cleanup_free_ char *long_rule = NULL;
+        char buf[128];
+        const char *rule;
+        size_t n, m;
         va_list ap;
         int r;
 
         /* A template's every deferred value is a note: most of a tree's. */
         if (sev == DIAG_NOTE && u->e->skip_notes)
                 return 0;
-        rule = strjoin(u->p->name, ":", setting);
-        if (!rule)
-                return -ENOMEM;
+        /* "POLICY:SETTING", copied by the diagnostic: made on the stack
+         * when it fits (it nearly always does). */
+        n = strlen(u->p->name);
+        m = strlen(setting);
+        if (n + 1 + m < sizeof buf) {
+                memcpy(buf, u->p->name, n);
+                buf[n] = ':';
+                memcpy(buf + n + 1, setting, m + 1);
+                rule = buf;
+        } else {
+                rule = long_rule = strjoin(u->p->name, ":", setting);
+                if (!rule)
+                        return -ENOMEM;
+        }
         va_start(ap, fmt);
         /* A continued entry is named by its last physical line, as systemd does. */
         r = diag_addv(f ? &((UnitFile *) f)->diags : &u->g->diags, sev, eff, rule,

@@ -112,14 +112,16 @@ static int predict_file(const UnitGroup *g, const UnitFile *f, PredictCache *cac
                 if (r < 0) {
                         /* The messages made so far are prediction_done()'s to free. */
                         for (size_t k = i; k < end; k++)
-                                p->n_messages += lines[k].message != NULL;
+                                if (lines[k].message)
+                                        p->with_message[p->n_messages++] = &lines[k];
                         return r;
                 }
                 for (size_t k = i; k < end; k++) {
                         const UnitEntry *e = &f->entries[k];
-                        const Judgement *j = &lines[k];
+                        Judgement *j = &lines[k];
 
-                        p->n_messages += j->message != NULL;
+                        if (j->message)
+                                p->with_message[p->n_messages++] = j;
                         if (judgement_is_plain(j) && !unit_settings_reads(j))
                                 continue;
                         notable[n_notable++] = (uint32_t) k;
@@ -166,10 +168,10 @@ static int run_unit_checks(const UnitGroup *g, Prediction *p, const UnitFile **f
 
 /* Everything a prediction holds comes in one allocation: the per-file
  * records, every line's judgement, the arrays for the unit checks and
- * their result (large, filled in order: left uninitialized), and the
- * notable lines' indices. */
+ * their result (large, filled in order: left uninitialized), the lines
+ * with a message, and the notable lines' indices. */
 typedef struct PredictionLayout {
-        size_t files, lines, check_files, check_judged, checks, notable, size;
+        size_t files, lines, check_files, check_judged, checks, with_message, notable, size;
 } PredictionLayout;
 
 static int prediction_layout(const UnitGroup *g, PredictionLayout *ret) {
@@ -187,7 +189,8 @@ static int prediction_layout(const UnitGroup *g, PredictionLayout *ret) {
         ret->check_files = ret->lines + n_lines * sizeof(Judgement);
         ret->check_judged = ret->check_files + n_files * sizeof(const UnitFile *);
         ret->checks = ret->check_judged + n_files * sizeof(JudgedFile);
-        ret->notable = ret->checks + sizeof(UnitCheckResult);
+        ret->with_message = ret->checks + sizeof(UnitCheckResult);
+        ret->notable = ret->with_message + n_lines * sizeof(Judgement *);
         ret->size = ret->notable + n_lines * sizeof(uint32_t);
         return 0;
 }
@@ -215,6 +218,7 @@ int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Predi
         ret->n_files = g->n_files;
         lines = (Judgement *) (block + lay.lines);
         notable = (uint32_t *) (block + lay.notable);
+        ret->with_message = (Judgement **) (block + lay.with_message);
         for (size_t fi = 0; fi < g->n_files; fi++) {
                 const UnitFile *f = g->files[fi].file;
 
@@ -247,9 +251,8 @@ int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Predi
 
 void prediction_done(Prediction *p) {
         /* Only the messages are allocated apart (for lines that have one). */
-        for (size_t fi = 0; p->n_messages > 0 && fi < p->n_files; fi++)
-                for (size_t i = 0; i < p->files[fi].n_lines; i++)
-                        free(p->files[fi].lines[i].message);
+        for (size_t i = 0; i < p->n_messages; i++)
+                free(p->with_message[i]->message);
         if (!p->block_borrowed)
                 free(p->files);
         *p = (Prediction) {};

@@ -96,7 +96,8 @@ typedef struct Prediction {
         bool starts_processes;         /* the unit itself starts a process */
         bool runs_as_root;             /* ... and it would run as root */
         bool block_borrowed;           /* files (and all arrays) live in a PredictCache's block */
-        size_t n_messages;             /* lines with a message (to free) */
+        Judgement **with_message;      /* the lines with a message (to free) */
+        size_t n_messages;
 } Prediction;
 
 /* Predicts what systemd `version` does with unit g (user_scope: under a
