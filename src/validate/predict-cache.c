@@ -10,6 +10,8 @@
 
 #include "basic/macro.h"
 #include "predict-cache.h"
+#include "predict.h"
+#include "unit-settings.h"
 #include "unit-name.h"
 
 /* The table: sets of eight slots, one cache line per set, a slot being a
@@ -52,7 +54,17 @@ enum {
         /* Replaced: no longer in the table (its bytes stay until the arena
          * is compacted). */
         FLAG_DROPPED = 1 << 2,
+        /* The answer is listed (listed()). */
+        FLAG_LISTED = 1 << 3,
 };
+
+/* Whether the caller lists the line (predict_cache_judge_section()):
+ * the notable lines of predict.h (the plain ones no unit check reads are
+ * not), and those with a message (to free). Stored with each answer, so
+ * that a line the memo answers is told in one test. */
+static inline bool listed(const Judgement *j) {
+        return j->message || !judgement_is_plain(j) || unit_settings_reads(j);
+}
 
 /* No record (a record's offset in the arena is below ARENA_MAX). */
 #define NO_RECORD UINT32_MAX
@@ -456,7 +468,7 @@ static uint32_t store(PredictCache *c, const PredictScope *s, const LineKey *k, 
         rec = record_at(c, (uint32_t) c->arena_used);
         *rec = (CacheRecord) {
                 .meta = k->meta,
-                .flags = flags | (message_size > 0 ? FLAG_MESSAGE : 0),
+                .flags = flags | (message_size > 0 ? FLAG_MESSAGE : 0) | (j && listed(j) ? FLAG_LISTED : 0),
                 .next = NO_RECORD,
         };
         if (j) {
@@ -509,14 +521,24 @@ static int __attribute__((noinline)) answer_message(const CacheRecord *rec, Judg
         return 0;
 }
 
-/* A copy of a stored judgement, with a message of its own. */
+/* A copy of a stored judgement, with a message of its own: 1 when it is
+ * listed(), 0 when not, or -ENOMEM. */
 static inline int answer(const CacheRecord *rec, Judgement *ret) {
         *ret = rec->judgement;
-        return rec->flags & FLAG_MESSAGE ? answer_message(rec, ret) : 0;
+        if (rec->flags & FLAG_MESSAGE && answer_message(rec, ret) < 0)
+                return -ENOMEM;
+        return !!(rec->flags & FLAG_LISTED);
+}
+
+/* judge_assignment_in(), with what answer() returns. */
+static int judge_listed(const PredictScope *s, const char *key, const char *value, Judgement *ret) {
+        int r = judge_assignment_in(s->ctx, s->section_id, s->section, key, value, ret);
+
+        return r < 0 ? r : listed(ret);
 }
 
 static int judge(const PredictScope *s, const LineKey *k, Judgement *ret) {
-        return judge_assignment_in(s->ctx, s->section_id, s->section, k->key, k->value, ret);
+        return judge_listed(s, k->key, k->value, ret);
 }
 
 /* Whether the value's answer depends on the unit name: it has a specifier,
@@ -582,7 +604,7 @@ static int __attribute__((noinline)) named_judge(PredictCache *c, const PredictS
                 return r;
         }
         follow(c, store(c, s, &n, ret, 0));
-        return 0;
+        return r;
 }
 
 /* A line not in the memo: judged, and stored; one whose answer depends on
@@ -601,11 +623,11 @@ static int __attribute__((noinline)) miss(PredictCache *c, const PredictScope *s
         }
         if (!value_is_named(k)) {
                 follow(c, store(c, s, k, ret, 0));
-                return 0;
+                return r;
         }
         store(c, s, k, NULL, FLAG_NAMED);
         follow(c, named_key(s, k, &n) ? store(c, s, &n, ret, 0) : NO_RECORD);
-        return 0;
+        return r;
 }
 
 static _always_inline_ void scope_init(PredictScope *s, const JudgeContext *ctx, DirectiveSection section_id,
@@ -662,7 +684,8 @@ static _always_inline_ CacheRecord *hinted(PredictCache *c, const PredictScope *
 }
 
 /* One line through the memo: inline in the loop over a section's lines,
- * where what the scope and the memo hold is loaded once. */
+ * where what the scope and the memo hold is loaded once. Returns what
+ * answer() does. */
 static _always_inline_ int judge_line(PredictCache *c, const PredictScope *s, const char *key, size_t key_len,
                                       const char *value, size_t value_len, Judgement *ret) {
         const char *text;
@@ -676,10 +699,10 @@ static _always_inline_ int judge_line(PredictCache *c, const PredictScope *s, co
         }
         /* line_end bounds both lengths (and is 0 for a scope out of range). */
         if (!c)
-                return judge_assignment_in(s->ctx, s->section_id, s->section, key, value, ret);
+                return judge_listed(s, key, value, ret);
         if (key_len > META_KEY_LEN_MAX || key_len + value_len >= s->line_end) {
                 c->last = NO_RECORD;
-                return judge_assignment_in(s->ctx, s->section_id, s->section, key, value, ret);
+                return judge_listed(s, key, value, ret);
         }
 
         text_len = key_len + 1 + value_len;
@@ -722,12 +745,16 @@ static _always_inline_ int judge_line(PredictCache *c, const PredictScope *s, co
 
 int predict_cache_judge(PredictCache *c, const PredictScope *s, const char *key, size_t key_len, const char *value,
                         size_t value_len, Judgement *ret) {
-        return judge_line(c, s, key, key_len, value, value_len, ret);
+        int r = judge_line(c, s, key, key_len, value, value_len, ret);
+
+        return r < 0 ? r : 0;
 }
 
 int predict_cache_judge_section(PredictCache *c, const JudgeContext *ctx, DirectiveSection section_id,
-                                const char *section, const UnitEntry *entries, size_t n, Judgement *ret) {
+                                const char *section, const UnitEntry *entries, size_t n, Judgement *ret,
+                                uint32_t first, uint32_t *ret_listed) {
         PredictScope s;
+        int n_listed = 0;
 
         scope_init(&s, ctx, section_id, section);
         for (size_t i = 0; i < n; i++) {
@@ -736,8 +763,10 @@ int predict_cache_judge_section(PredictCache *c, const JudgeContext *ctx, Direct
 
                 if (r < 0)
                         return r;
+                if (r > 0)
+                        ret_listed[n_listed++] = first + (uint32_t) i;
         }
-        return 0;
+        return n_listed;
 }
 
 void predict_cache_stats(const PredictCache *c, size_t *ret_hits, size_t *ret_misses) {

@@ -108,7 +108,8 @@ static int predict_file(const UnitGroup *g, const UnitFile *f, PredictCache *cac
                 if (section < 0 || f->sections[section].state != SECTION_KNOWN)
                         continue;
                 r = predict_cache_judge_section(cache, &ctx, directive_section_from_name(f->sections[section].name),
-                                                f->sections[section].name, f->entries + i, end - i, lines + i);
+                                                f->sections[section].name, f->entries + i, end - i, lines + i,
+                                                (uint32_t) i, notable + n_notable);
                 if (r < 0) {
                         /* The messages made so far are prediction_done()'s to free. */
                         for (size_t k = i; k < end; k++)
@@ -116,18 +117,17 @@ static int predict_file(const UnitGroup *g, const UnitFile *f, PredictCache *cac
                                         p->with_message[p->n_messages++] = &lines[k];
                         return r;
                 }
-                for (size_t k = i; k < end; k++) {
+                /* The lines the memo listed: the notable ones, and those
+                 * with a message. The lines identity_track() follows are
+                 * all notable: a fatal one, User= (a user name is never
+                 * plain) and DynamicUser= (a unit check reads it). */
+                for (size_t n = n_notable + (size_t) r; n_notable < n; n_notable++) {
+                        size_t k = notable[n_notable];
                         const UnitEntry *e = &f->entries[k];
                         Judgement *j = &lines[k];
 
                         if (j->message)
                                 p->with_message[p->n_messages++] = j;
-                        if (judgement_is_plain(j) && !unit_settings_reads(j))
-                                continue;
-                        notable[n_notable++] = (uint32_t) k;
-                        /* The lines identity_track() follows are all
-                         * notable: a fatal one, User= (a user name is never
-                         * plain) and DynamicUser= (a unit check reads it). */
                         if (reading && identity_tracks(e, j->verdict) &&
                             !identity_track(&p->identity, f, e, j->verdict)) {
                                 reading = false;

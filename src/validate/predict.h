@@ -78,8 +78,8 @@ typedef struct FilePrediction {
         size_t read_until;
         /* The entries a later pass has to look at, ascending: every
          * judged line but the plain ones (judgement_is_plain()) that no
-         * unit check reads (unit_settings_reads()). The fatal line at
-         * read_until is one. */
+         * unit check reads (unit_settings_reads()) and that have no
+         * message. The fatal line at read_until is one. */
         uint32_t *notable;
         size_t n_notable;
 } FilePrediction;
