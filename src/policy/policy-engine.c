@@ -413,9 +413,11 @@ static int judge_file(UnitRun *u, size_t fi) {
                 size_t i = u->e->every_entry ? n : fp->notable[n];
                 bool stop = false;
 
-                /* (The notable ones are all in a known section.) */
-                if (u->e->every_entry && (f->entries[i].section < 0 ||
-                                          f->sections[f->entries[i].section].state != SECTION_KNOWN))
+                /* (The notable ones are all in a known section; those
+                 * listed for the unit checks may be plain.) */
+                if (u->e->every_entry ? f->entries[i].section < 0 ||
+                                                f->sections[f->entries[i].section].state != SECTION_KNOWN
+                                      : judgement_is_plain(&fp->lines[i]))
                         continue;
                 r = judge_entry(u, f, fi, i, &ctx, &stop);
                 if (r < 0)

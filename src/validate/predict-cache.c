@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The memo of judgements (predict-cache.h). */
+#include <assert.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,15 +37,27 @@ typedef struct CacheSet {
         uint32_t record[CACHE_WAYS]; /* the record's arena offset */
 } CacheSet;
 
+/* The bytes of a Judgement from its verdict on: no pointer among them
+ * (the directive and the message come first). */
+#define JUDGEMENT_TAIL offsetof(Judgement, verdict)
+static_assert(offsetof(Judgement, directive) < JUDGEMENT_TAIL && offsetof(Judgement, message) < JUDGEMENT_TAIL,
+              "a judgement's pointers come before its verdict");
+
 /* An entry's record in the arena: this header, the texts of the key
  * (section, key, value, unit name: the lengths are in meta, no NULs), then
- * the message with its NUL when there is one; padded to eight bytes. */
+ * the message with its NUL when there is one; padded to eight bytes. The
+ * header is small (48 bytes), so that it and a line of common length
+ * share a cache line more often: the memo is read all over for every
+ * unit. */
 typedef struct CacheRecord {
         uint64_t meta;       /* everything of the key but the texts (scope meta and line_meta()) */
         uint32_t tick;       /* last use (least recently used slot of a set replaced) */
-        uint32_t flags;
         uint32_t next;       /* the record that answered the line after this one's, last time: NO_RECORD */
-        Judgement judgement; /* the answer as judged, with message NULL */
+        const Directive *directive; /* the answer's */
+        /* The rest of the answer as judged, the judgement's bytes from its
+         * verdict on (its message is a text of the record). */
+        unsigned char tail[sizeof(Judgement) - JUDGEMENT_TAIL];
+        uint16_t flags;
 } CacheRecord;
 
 enum {
@@ -472,8 +486,8 @@ static uint32_t store(PredictCache *c, const PredictScope *s, const LineKey *k, 
                 .next = NO_RECORD,
         };
         if (j) {
-                rec->judgement = *j;
-                rec->judgement.message = NULL;
+                rec->directive = j->directive;
+                memcpy(rec->tail, (const char *) j + JUDGEMENT_TAIL, sizeof rec->tail);
         }
         touch(c, rec);
         t = (char *) (rec + 1);
@@ -524,7 +538,9 @@ static int __attribute__((noinline)) answer_message(const CacheRecord *rec, Judg
 /* A copy of a stored judgement, with a message of its own: 1 when it is
  * listed(), 0 when not, or -ENOMEM. */
 static inline int answer(const CacheRecord *rec, Judgement *ret) {
-        *ret = rec->judgement;
+        ret->directive = rec->directive;
+        ret->message = NULL;
+        memcpy((char *) ret + JUDGEMENT_TAIL, rec->tail, sizeof rec->tail);
         if (rec->flags & FLAG_MESSAGE && answer_message(rec, ret) < 0)
                 return -ENOMEM;
         return !!(rec->flags & FLAG_LISTED);
