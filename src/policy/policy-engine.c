@@ -33,6 +33,12 @@ static void unit_run_done(UnitRun *u) {
         prediction_done(&u->pred);
 }
 
+/* The ties of a run with hardware (none without). */
+static void ties_done(HwTieList *l) {
+        if (l->items)
+                hw_tie_list_done(l);
+}
+
 _printf_(7, 8)
 static int report(UnitRun *u, DiagSeverity sev, SystemdEffect eff, const char *setting,
                   const UnitFile *f, const UnitEntry *e, const char *fmt, ...) {
@@ -461,11 +467,17 @@ static int record_prediction(UnitRun *u) {
 
 int policy_engine_judge(void *userdata, UnitGroup *g) {
         PolicyEngine *e = userdata;
-        _cleanup_(unit_run_done) UnitRun u = { .e = e, .p = e->policy, .g = g };
-        _cleanup_(hw_tie_list_done) HwTieList ties = {};
+        /* u.pred is systemd_predict()'s to initialize, first thing. */
+        _cleanup_(unit_run_done) UnitRun u;
+        _cleanup_(ties_done) HwTieList ties = {};
         bool changed = false;
         int r;
 
+        u.e = e;
+        u.p = e->policy;
+        u.g = g;
+        u.rejected = false;
+        u.out = (Identity) {};
         /* What systemd does, before and without the policy. */
         r = systemd_predict(g, e->version, e->user_scope, e->cache, &u.pred);
         if (r < 0)

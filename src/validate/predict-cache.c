@@ -701,7 +701,7 @@ static _always_inline_ CacheRecord *hinted(PredictCache *c, const PredictScope *
 
 /* One line through the memo: inline in the loop over a section's lines,
  * where what the scope and the memo hold is loaded once. Returns what
- * answer() does. */
+ * answer() does. c is not NULL. */
 static _always_inline_ int judge_line(PredictCache *c, const PredictScope *s, const char *key, size_t key_len,
                                       const char *value, size_t value_len, Judgement *ret) {
         const char *text;
@@ -714,8 +714,6 @@ static _always_inline_ int judge_line(PredictCache *c, const PredictScope *s, co
                 value_len = 0;
         }
         /* line_end bounds both lengths (and is 0 for a scope out of range). */
-        if (!c)
-                return judge_listed(s, key, value, ret);
         if (key_len > META_KEY_LEN_MAX || key_len + value_len >= s->line_end) {
                 c->last = NO_RECORD;
                 return judge_listed(s, key, value, ret);
@@ -761,7 +759,7 @@ static _always_inline_ int judge_line(PredictCache *c, const PredictScope *s, co
 
 int predict_cache_judge(PredictCache *c, const PredictScope *s, const char *key, size_t key_len, const char *value,
                         size_t value_len, Judgement *ret) {
-        int r = judge_line(c, s, key, key_len, value, value_len, ret);
+        int r = c ? judge_line(c, s, key, key_len, value, value_len, ret) : judge_listed(s, key, value ?: "", ret);
 
         return r < 0 ? r : 0;
 }
@@ -773,6 +771,17 @@ int predict_cache_judge_section(PredictCache *c, const JudgeContext *ctx, Direct
         int n_listed = 0;
 
         scope_init(&s, ctx, section_id, section);
+        if (!c) {
+                for (size_t i = 0; i < n; i++) {
+                        int r = judge_listed(&s, entries[i].key, entries[i].value ?: "", &ret[i]);
+
+                        if (r < 0)
+                                return r;
+                        if (r > 0)
+                                ret_listed[n_listed++] = first + (uint32_t) i;
+                }
+                return n_listed;
+        }
         for (size_t i = 0; i < n; i++) {
                 int r = judge_line(c, &s, entries[i].key, entries[i].key_len, entries[i].value,
                                    entries[i].value_len, &ret[i]);
