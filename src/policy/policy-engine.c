@@ -510,7 +510,9 @@ int policy_engine_judge(void *userdata, UnitGroup *g) {
         r = record_prediction(&u);
         if (r < 0)
                 return r;
-        if (!u.rejected) {
+        /* (Policies without rewrites or require:/forbid: rules, as the
+         * default one, skip the calls: each has nothing to do then.) */
+        if (!u.rejected && u.p->n_rewrites > 0) {
                 r = policy_apply_rewrites(u.p, g, e->user_scope, e->hw, e->hw ? &ties : NULL);
                 if (r < 0)
                         return r;
@@ -518,9 +520,11 @@ int policy_engine_judge(void *userdata, UnitGroup *g) {
                         u.rejected = true;
         }
         /* The policy's require: and forbid: rules, on the unit as written. */
-        r = policy_engine_assertions(e, g, e->hw ? &ties : NULL, &u.rejected);
-        if (r < 0)
-                return r;
+        if (u.p->n_assertions > 0) {
+                r = policy_engine_assertions(e, g, e->hw ? &ties : NULL, &u.rejected);
+                if (r < 0)
+                        return r;
+        }
         if (e->hw) {
                 r = policy_hardware_unit_end(e->hw, e->policy, g, &ties);
                 if (r < 0)
