@@ -107,7 +107,7 @@ static int predict_file(const UnitGroup *g, const UnitFile *f, PredictCache *cac
                         ;
                 if (section < 0 || f->sections[section].state != SECTION_KNOWN)
                         continue;
-                r = predict_cache_judge_section(cache, &ctx, directive_section_from_name(f->sections[section].name),
+                r = predict_cache_judge_section(cache, &ctx, known_section_id(f, (size_t) section),
                                                 f->sections[section].name, f->entries + i, end - i, lines + i,
                                                 (uint32_t) i, notable + n_notable);
                 if (r < 0) {

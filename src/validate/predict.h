@@ -67,6 +67,21 @@ static inline bool judgement_is_plain(const Judgement *j) {
                (unsigned) (j->directive->kind - DIRECTIVE_USER) > DIRECTIVE_GROUP_LIST - DIRECTIVE_USER;
 }
 
+/* directive_section_from_name() of a section the parser found known
+ * (SECTION_KNOWN: its name is exactly "Unit", "Install" or a section of the
+ * file's type, or of any type when the file has none), told by its first
+ * letter when the file has a type: no type's section begins with 'U' or
+ * 'I'. Asked for every section of every file. */
+static inline DirectiveSection known_section_id(const UnitFile *f, size_t section) {
+        const char *name = f->sections[section].name;
+
+        if (f->type < 0 || f->type >= _UNIT_TYPE_MAX)
+                return directive_section_from_name(name);
+        return name[0] == 'U' ? DIRECTIVE_SECTION_UNIT
+               : name[0] == 'I' ? DIRECTIVE_SECTION_INSTALL
+                                : (DirectiveSection) (DIRECTIVE_SECTION_TYPE + f->type);
+}
+
 typedef struct FilePrediction {
         /* One judgement per entry of the file (parallel to f->entries);
          * entries outside a known section get VERDICT_OK with no directive

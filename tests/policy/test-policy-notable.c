@@ -170,6 +170,13 @@ static void check_unit_checks(const char *name, const char *text, const char *dr
         UnitCheckResult *every, *again;
 
         CHECK_INT_EQ(systemd_predict(g, version, false, NULL, &p), 0);
+        /* The id of each known section, told by its first letter, is the
+         * one its name gives. */
+        for (size_t fi = 0; fi < g->n_files; fi++)
+                for (size_t si = 0; si < g->files[fi].file->n_sections; si++)
+                        if (g->files[fi].file->sections[si].state == SECTION_KNOWN)
+                                CHECK_INT_EQ(known_section_id(g->files[fi].file, si),
+                                             directive_section_from_name(g->files[fi].file->sections[si].name));
         /* The identity, followed through the notable lines, is the one
          * of every line. */
         Identity id = {};
