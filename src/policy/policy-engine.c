@@ -501,8 +501,9 @@ int policy_engine_judge(void *userdata, UnitGroup *g) {
                 if (r < 0)
                         return r;
         }
-        /* systemd's checks of the unit as a whole (name, type). */
-        if (u.pred.checks_ran) {
+        /* systemd's checks of the unit as a whole (name, type): the
+         * findings, when there are any. */
+        if (u.pred.checks_ran && u.pred.checks->n > 0) {
                 r = policy_unit_checks(e, g, u.pred.checks, &u.rejected);
                 if (r < 0)
                         return r;
