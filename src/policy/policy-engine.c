@@ -33,19 +33,39 @@ static void unit_run_done(UnitRun *u) {
         prediction_done(&u->pred);
 }
 
+/* The ties of a run with hardware (none without). */
+static void ties_done(HwTieList *l) {
+        if (l->items)
+                hw_tie_list_done(l);
+}
+
 _printf_(7, 8)
 static int report(UnitRun *u, DiagSeverity sev, SystemdEffect eff, const char *setting,
                   const UnitFile *f, const UnitEntry *e, const char *fmt, ...) {
-        _cleanup_free_ char *rule = NULL;
+        _cleanup_free_ char *long_rule = NULL;
+        char buf[128];
+        const char *rule;
+        size_t n, m;
         va_list ap;
         int r;
 
         /* A template's every deferred value is a note: most of a tree's. */
         if (sev == DIAG_NOTE && u->e->skip_notes)
                 return 0;
-        rule = strjoin(u->p->name, ":", setting);
-        if (!rule)
-                return -ENOMEM;
+        /* "POLICY:SETTING", copied by the diagnostic: made on the stack
+         * when it fits (it nearly always does). */
+        n = strlen(u->p->name);
+        m = strlen(setting);
+        if (n + 1 + m < sizeof buf) {
+                memcpy(buf, u->p->name, n);
+                buf[n] = ':';
+                memcpy(buf + n + 1, setting, m + 1);
+                rule = buf;
+        } else {
+                rule = long_rule = strjoin(u->p->name, ":", setting);
+                if (!rule)
+                        return -ENOMEM;
+        }
         va_start(ap, fmt);
         /* A continued entry is named by its last physical line, as systemd does. */
         r = diag_addv(f ? &((UnitFile *) f)->diags : &u->g->diags, sev, eff, rule,
@@ -369,6 +389,7 @@ static int report_identity(UnitRun *u) {
 
 static int judge_file(UnitRun *u, size_t fi) {
         UnitFile *f = u->g->files[fi].file;
+        const FilePrediction *fp = &u->pred.files[fi];
         const JudgeContext ctx = { .version = u->e->version, .type = f->type, .unit_name = u->g->name };
         int r;
 
@@ -391,11 +412,18 @@ static int judge_file(UnitRun *u, size_t fi) {
                         return r;
         }
 
-        for (size_t i = 0; i < f->n_entries; i++) {
-                const UnitEntry *e = &f->entries[i];
+        /* The plain lines the prediction leaves out of its notable ones
+         * are none of the policy's business (judgement_is_plain()): only
+         * the notable ones are looked at, unless a test asks for all. */
+        for (size_t n = 0; n < (u->e->every_entry ? f->n_entries : fp->n_notable); n++) {
+                size_t i = u->e->every_entry ? n : fp->notable[n];
                 bool stop = false;
 
-                if (e->section < 0 || f->sections[e->section].state != SECTION_KNOWN)
+                /* (The notable ones are all in a known section; those
+                 * listed for the unit checks may be plain.) */
+                if (u->e->every_entry ? f->entries[i].section < 0 ||
+                                                f->sections[f->entries[i].section].state != SECTION_KNOWN
+                                      : judgement_is_plain(&fp->lines[i]))
                         continue;
                 r = judge_entry(u, f, fi, i, &ctx, &stop);
                 if (r < 0)
@@ -409,7 +437,7 @@ static int judge_file(UnitRun *u, size_t fi) {
                         }
                         break;
                 }
-                if (!f->is_dropin && i >= u->pred.files[fi].read_until && u->p->mode == MODE_MIRROR)
+                if (!f->is_dropin && i >= fp->read_until && u->p->mode == MODE_MIRROR)
                         break;
         }
         return 0;
@@ -439,11 +467,17 @@ static int record_prediction(UnitRun *u) {
 
 int policy_engine_judge(void *userdata, UnitGroup *g) {
         PolicyEngine *e = userdata;
-        _cleanup_(unit_run_done) UnitRun u = { .e = e, .p = e->policy, .g = g };
-        _cleanup_(hw_tie_list_done) HwTieList ties = {};
+        /* u.pred is systemd_predict()'s to initialize, first thing. */
+        _cleanup_(unit_run_done) UnitRun u;
+        _cleanup_(ties_done) HwTieList ties = {};
         bool changed = false;
         int r;
 
+        u.e = e;
+        u.p = e->policy;
+        u.g = g;
+        u.rejected = false;
+        u.out = (Identity) {};
         /* What systemd does, before and without the policy. */
         r = systemd_predict(g, e->version, e->user_scope, e->cache, &u.pred);
         if (r < 0)
@@ -467,8 +501,9 @@ int policy_engine_judge(void *userdata, UnitGroup *g) {
                 if (r < 0)
                         return r;
         }
-        /* systemd's checks of the unit as a whole (name, type). */
-        if (u.pred.checks_ran) {
+        /* systemd's checks of the unit as a whole (name, type): the
+         * findings, when there are any. */
+        if (u.pred.checks_ran && u.pred.checks->n > 0) {
                 r = policy_unit_checks(e, g, u.pred.checks, &u.rejected);
                 if (r < 0)
                         return r;
@@ -476,7 +511,9 @@ int policy_engine_judge(void *userdata, UnitGroup *g) {
         r = record_prediction(&u);
         if (r < 0)
                 return r;
-        if (!u.rejected) {
+        /* (Policies without rewrites or require:/forbid: rules, as the
+         * default one, skip the calls: each has nothing to do then.) */
+        if (!u.rejected && u.p->n_rewrites > 0) {
                 r = policy_apply_rewrites(u.p, g, e->user_scope, e->hw, e->hw ? &ties : NULL);
                 if (r < 0)
                         return r;
@@ -484,9 +521,11 @@ int policy_engine_judge(void *userdata, UnitGroup *g) {
                         u.rejected = true;
         }
         /* The policy's require: and forbid: rules, on the unit as written. */
-        r = policy_engine_assertions(e, g, e->hw ? &ties : NULL, &u.rejected);
-        if (r < 0)
-                return r;
+        if (u.p->n_assertions > 0) {
+                r = policy_engine_assertions(e, g, e->hw ? &ties : NULL, &u.rejected);
+                if (r < 0)
+                        return r;
+        }
         if (e->hw) {
                 r = policy_hardware_unit_end(e->hw, e->policy, g, &ties);
                 if (r < 0)

@@ -29,6 +29,9 @@ typedef struct PolicyEngine {
         /* The run renders no notes (check without -v): the engine's own
          * notes are not made at all, rather than made and dropped. */
         bool skip_notes;
+        /* For tests: every entry is looked at, not only those the
+         * prediction calls notable (the slow path the fast one must match). */
+        bool every_entry;
 } PolicyEngine;
 
 /* FilterJudge-compatible: userdata is a PolicyEngine. It remembers which

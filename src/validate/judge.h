@@ -11,6 +11,8 @@
 #define SYSTEMD_VERSION_NEWEST_MODELLED 257
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "unit/unit-type.h"
 #include "validate/directive-table.h"
@@ -35,21 +37,23 @@ typedef struct JudgeContext {
 } JudgeContext;
 
 typedef struct Judgement {
-        Verdict verdict;
+        /* (Pointers first, the small fields packed after them: 32 bytes,
+         * copied for every line of every unit.) */
         const Directive *directive; /* NULL for unknown keys */
+        char *message;      /* NULL when OK */
+        Verdict verdict;
         bool invalid;       /* the value is invalid at all (whatever systemd does with it) */
         bool dash_escaped;  /* would be fatal, but a leading '-' downgraded it */
         bool deferred;      /* instance specifiers in a template (or no unit name):
                              * the value can only be judged per instance */
-        char *message;      /* NULL when OK */
-        /* user/group results: */
-        bool names_root;    /* value resolves to root (0 or "root"); also set
-                             * for an empty User=, which resets to root */
         /* Extensions: */
         bool partial;       /* IGNORED only for part of the value: the words
                              * named in message were dropped, the rest kept
                              * (SupplementaryGroups= before v234, dependency
                              * lists, Exec lines after a ';') */
+        /* user/group results: */
+        bool names_root;    /* value resolves to root (0 or "root"); also set
+                             * for an empty User=, which resets to root */
         bool machine;       /* host-dependent specifiers (%H %m %b ...) were left
                              * unexpanded; the value was judged as written */
 } Judgement;
@@ -70,5 +74,16 @@ int judge_assignment(const JudgeContext *ctx, const char *section, const char *k
 int judge_assignment_in(const JudgeContext *ctx, DirectiveSection section_id, const char *section, const char *key,
                         const char *value, Judgement *ret);
 void judgement_done(Judgement *j);
+
+/* The judgements made for the entries of one unit file, passed on to
+ * later passes over the file (unit-checks.h): one per entry, and the
+ * entries such a pass has to look at at all. */
+typedef struct JudgedFile {
+        const Judgement *lines;  /* one per entry; NULL: none made */
+        /* The indices of the entries worth a look, ascending (predict.h
+         * says which they are); NULL: every entry. */
+        const uint32_t *notable;
+        size_t n_notable;
+} JudgedFile;
 
 const char *verdict_to_string(Verdict v); /* "ok", "notice", "reset", "ignored", "fatal" */

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The memo of judgements (predict-cache.h). */
+#include <assert.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,8 @@
 
 #include "basic/macro.h"
 #include "predict-cache.h"
+#include "predict.h"
+#include "unit-settings.h"
 #include "unit-name.h"
 
 /* The table: sets of eight slots, one cache line per set, a slot being a
@@ -33,14 +37,27 @@ typedef struct CacheSet {
         uint32_t record[CACHE_WAYS]; /* the record's arena offset */
 } CacheSet;
 
+/* The bytes of a Judgement from its verdict on: no pointer among them
+ * (the directive and the message come first). */
+#define JUDGEMENT_TAIL offsetof(Judgement, verdict)
+static_assert(offsetof(Judgement, directive) < JUDGEMENT_TAIL && offsetof(Judgement, message) < JUDGEMENT_TAIL,
+              "a judgement's pointers come before its verdict");
+
 /* An entry's record in the arena: this header, the texts of the key
  * (section, key, value, unit name: the lengths are in meta, no NULs), then
- * the message with its NUL when there is one; padded to eight bytes. */
+ * the message with its NUL when there is one; padded to eight bytes. The
+ * header is small (48 bytes), so that it and a line of common length
+ * share a cache line more often: the memo is read all over for every
+ * unit. */
 typedef struct CacheRecord {
         uint64_t meta;       /* everything of the key but the texts (scope meta and line_meta()) */
         uint32_t tick;       /* last use (least recently used slot of a set replaced) */
-        uint32_t flags;
-        Judgement judgement; /* the answer as judged, with message NULL */
+        uint32_t next;       /* the record that answered the line after this one's, last time: NO_RECORD */
+        const Directive *directive; /* the answer's */
+        /* The rest of the answer as judged, the judgement's bytes from its
+         * verdict on (its message is a text of the record). */
+        unsigned char tail[sizeof(Judgement) - JUDGEMENT_TAIL];
+        uint16_t flags;
 } CacheRecord;
 
 enum {
@@ -48,7 +65,23 @@ enum {
          * name too, and is under the key with the name (named_judge()). */
         FLAG_NAMED = 1 << 0,
         FLAG_MESSAGE = 1 << 1,
+        /* Replaced: no longer in the table (its bytes stay until the arena
+         * is compacted). */
+        FLAG_DROPPED = 1 << 2,
+        /* The answer is listed (listed()). */
+        FLAG_LISTED = 1 << 3,
 };
+
+/* Whether the caller lists the line (predict_cache_judge_section()):
+ * the notable lines of predict.h (the plain ones no unit check reads are
+ * not), and those with a message (to free). Stored with each answer, so
+ * that a line the memo answers is told in one test. */
+static inline bool listed(const Judgement *j) {
+        return j->message || !judgement_is_plain(j) || unit_settings_reads(j);
+}
+
+/* No record (a record's offset in the arena is below ARENA_MAX). */
+#define NO_RECORD UINT32_MAX
 
 /* The arena of records: appended to; a replaced record stays until the
  * arena is full and at least half of it is such, then the live records are
@@ -79,6 +112,13 @@ struct PredictCache {
         size_t hits, misses;
         void *block;
         size_t block_size;
+        /* The record that answered the previous line (NO_RECORD: none, or
+         * the line was not memoized). Files come again and again in the
+         * same order of lines (the instances of a template, the same file
+         * in many streams), so the record after it last time is the first
+         * candidate for the next line: compared in full, as a record the
+         * set offers is, it spares the hash and the set (see hinted()). */
+        uint32_t last;
         /* The line being looked up: kept here rather than passed to the
          * functions of the slow paths, which the lookup then reaches by a
          * jump, with no registers of its own to save. */
@@ -305,9 +345,12 @@ static int arena_reserve(PredictCache *c, size_t n) {
                                 continue;
                         l = stored_record_size(record_at(c, c->sets[i].record[w]));
                         memcpy(t, record_at(c, c->sets[i].record[w]), l);
+                        /* The offsets change: the hints are forgotten. */
+                        ((CacheRecord *) (void *) t)->next = NO_RECORD;
                         c->sets[i].record[w] = (uint32_t) (t - a);
                         t += l;
                 }
+        c->last = NO_RECORD;
         free(c->arena);
         c->arena = a;
         c->arena_size = size;
@@ -322,6 +365,8 @@ static char *append(char *at, const char *s, size_t n) {
 }
 
 static void slot_drop(PredictCache *c, CacheSet *set, unsigned w) {
+        /* A hint may still lead to it: never taken. */
+        record_at(c, set->record[w])->flags |= FLAG_DROPPED;
         c->arena_live -= stored_record_size(record_at(c, set->record[w]));
         c->n_live--;
         set->tag[w] = 0;
@@ -420,9 +465,10 @@ static int slot_for(PredictCache *c, uint32_t tag, CacheSet **ret_set, unsigned 
         return 0;
 }
 
-/* Stores j (flags FLAG_NAMED: nothing of it) for k in scope s. On OOM the
- * answer is not kept: the memo only forgets. */
-static void store(PredictCache *c, const PredictScope *s, const LineKey *k, const Judgement *j, uint32_t flags) {
+/* Stores j (flags FLAG_NAMED: nothing of it) for k in scope s, and returns
+ * the record's offset. On OOM the answer is not kept (NO_RECORD): the memo
+ * only forgets. */
+static uint32_t store(PredictCache *c, const PredictScope *s, const LineKey *k, const Judgement *j, uint32_t flags) {
         size_t message_size = j && j->message ? strlen(j->message) + 1 : 0;
         size_t size = record_size(s->section_len + k->text_len + k->unit_len, message_size);
         uint32_t tag = tag_of(k->hash);
@@ -432,15 +478,16 @@ static void store(PredictCache *c, const PredictScope *s, const LineKey *k, cons
         char *t;
 
         if (slot_for(c, tag, &set, &w) < 0 || arena_reserve(c, size) < 0)
-                return;
+                return NO_RECORD;
         rec = record_at(c, (uint32_t) c->arena_used);
         *rec = (CacheRecord) {
                 .meta = k->meta,
-                .flags = flags | (message_size > 0 ? FLAG_MESSAGE : 0),
+                .flags = flags | (message_size > 0 ? FLAG_MESSAGE : 0) | (j && listed(j) ? FLAG_LISTED : 0),
+                .next = NO_RECORD,
         };
         if (j) {
-                rec->judgement = *j;
-                rec->judgement.message = NULL;
+                rec->directive = j->directive;
+                memcpy(rec->tail, (const char *) j + JUDGEMENT_TAIL, sizeof rec->tail);
         }
         touch(c, rec);
         t = (char *) (rec + 1);
@@ -453,6 +500,7 @@ static void store(PredictCache *c, const PredictScope *s, const LineKey *k, cons
         c->arena_used += size;
         c->arena_live += size;
         c->n_live++;
+        return set->record[w];
 }
 
 PredictCache *predict_cache_new(void) {
@@ -462,6 +510,7 @@ PredictCache *predict_cache_new(void) {
                 /* Not written to: slot_for() replaces it first. */
                 c->sets = (CacheSet *) &no_sets;
                 c->n_sets = 1;
+                c->last = NO_RECORD;
         }
         return c;
 }
@@ -486,14 +535,26 @@ static int __attribute__((noinline)) answer_message(const CacheRecord *rec, Judg
         return 0;
 }
 
-/* A copy of a stored judgement, with a message of its own. */
+/* A copy of a stored judgement, with a message of its own: 1 when it is
+ * listed(), 0 when not, or -ENOMEM. */
 static inline int answer(const CacheRecord *rec, Judgement *ret) {
-        *ret = rec->judgement;
-        return rec->flags & FLAG_MESSAGE ? answer_message(rec, ret) : 0;
+        ret->directive = rec->directive;
+        ret->message = NULL;
+        memcpy((char *) ret + JUDGEMENT_TAIL, rec->tail, sizeof rec->tail);
+        if (rec->flags & FLAG_MESSAGE && answer_message(rec, ret) < 0)
+                return -ENOMEM;
+        return !!(rec->flags & FLAG_LISTED);
+}
+
+/* judge_assignment_in(), with what answer() returns. */
+static int judge_listed(const PredictScope *s, const char *key, const char *value, Judgement *ret) {
+        int r = judge_assignment_in(s->ctx, s->section_id, s->section, key, value, ret);
+
+        return r < 0 ? r : listed(ret);
 }
 
 static int judge(const PredictScope *s, const LineKey *k, Judgement *ret) {
-        return judge_assignment_in(s->ctx, s->section_id, s->section, k->key, k->value, ret);
+        return judge_listed(s, k->key, k->value, ret);
 }
 
 /* Whether the value's answer depends on the unit name: it has a specifier,
@@ -520,6 +581,18 @@ static bool named_key(const PredictScope *s, const LineKey *k, LineKey *ret) {
         return true;
 }
 
+/* The line was answered by the record at offset r (NO_RECORD: by none):
+ * the next time, that record is the candidate after the previous line's. */
+static inline void follow(PredictCache *c, uint32_t r) {
+        if (c->last != NO_RECORD && r != NO_RECORD && record_at(c, c->last)->next != r)
+                record_at(c, c->last)->next = r;
+        c->last = r;
+}
+
+static uint32_t offset_of(const PredictCache *c, const CacheRecord *rec) {
+        return (uint32_t) ((const char *) rec - c->arena);
+}
+
 /* A line whose answer depends on the unit name: looked up again with the
  * name, judged and stored under it if not there. */
 static int __attribute__((noinline)) named_judge(PredictCache *c, const PredictScope *s, Judgement *ret) {
@@ -530,20 +603,24 @@ static int __attribute__((noinline)) named_judge(PredictCache *c, const PredictS
 
         if (!named_key(s, k, &n)) {
                 c->misses++;
+                c->last = NO_RECORD;
                 return judge(s, k, ret);
         }
         rec = find(c, s, &n);
         if (rec) {
+                follow(c, offset_of(c, rec));
                 touch(c, rec);
                 c->hits++;
                 return answer(rec, ret);
         }
         c->misses++;
         r = judge(s, k, ret);
-        if (r < 0)
+        if (r < 0) {
+                c->last = NO_RECORD;
                 return r;
-        store(c, s, &n, ret, 0);
-        return 0;
+        }
+        follow(c, store(c, s, &n, ret, 0));
+        return r;
 }
 
 /* A line not in the memo: judged, and stored; one whose answer depends on
@@ -556,19 +633,21 @@ static int __attribute__((noinline)) miss(PredictCache *c, const PredictScope *s
 
         c->misses++;
         r = judge(s, k, ret);
-        if (r < 0)
+        if (r < 0) {
+                c->last = NO_RECORD;
                 return r;
+        }
         if (!value_is_named(k)) {
-                store(c, s, k, ret, 0);
-                return 0;
+                follow(c, store(c, s, k, ret, 0));
+                return r;
         }
         store(c, s, k, NULL, FLAG_NAMED);
-        if (named_key(s, k, &n))
-                store(c, s, &n, ret, 0);
-        return 0;
+        follow(c, named_key(s, k, &n) ? store(c, s, &n, ret, 0) : NO_RECORD);
+        return r;
 }
 
-void predict_cache_scope(PredictScope *s, const JudgeContext *ctx, DirectiveSection section_id, const char *section) {
+static _always_inline_ void scope_init(PredictScope *s, const JudgeContext *ctx, DirectiveSection section_id,
+                                       const char *section) {
         UnitType type = ctx->type;
 
         /* The type the judge itself would use. */
@@ -592,19 +671,53 @@ void predict_cache_scope(PredictScope *s, const JudgeContext *ctx, DirectiveSect
         s->seed = hash_text(fold(s->meta ^ HASH_K0, HASH_K2), section, s->section_len);
 }
 
-int predict_cache_judge(PredictCache *c, const PredictScope *s, const char *key, size_t key_len, const char *value,
-                        size_t value_len, Judgement *ret) {
+void predict_cache_scope(PredictScope *s, const JudgeContext *ctx, DirectiveSection section_id, const char *section) {
+        scope_init(s, ctx, section_id, section);
+}
+
+/* The record after the previous line's, when it holds k (with no unit
+ * name: a line whose answer depends on it takes the way through the set):
+ * compared as find() compares, it is the record find() would give, which
+ * the set is then spared. The line then follows the previous one. */
+static _always_inline_ CacheRecord *hinted(PredictCache *c, const PredictScope *s, const LineKey *k) {
+        CacheRecord *rec;
+        const char *t;
+        uint32_t next;
+
+        if (c->last == NO_RECORD)
+                return NULL;
+        next = record_at(c, c->last)->next;
+        if (next == NO_RECORD)
+                return NULL;
+        rec = record_at(c, next);
+        t = (const char *) (rec + 1);
+        if (rec->meta != k->meta || rec->flags & (FLAG_NAMED | FLAG_DROPPED) ||
+            (s->section_len > 0 && !text_equal(t, s->section, s->section_len)) ||
+            !text_equal(t + s->section_len, k->text, k->text_len))
+                return NULL;
+        c->last = next;
+        return rec;
+}
+
+/* One line through the memo: inline in the loop over a section's lines,
+ * where what the scope and the memo hold is loaded once. Returns what
+ * answer() does. c is not NULL. */
+static _always_inline_ int judge_line(PredictCache *c, const PredictScope *s, const char *key, size_t key_len,
+                                      const char *value, size_t value_len, Judgement *ret) {
         const char *text;
         size_t text_len;
         CacheRecord *rec;
+        LineKey k;
 
         if (!value) {
                 value = "";
                 value_len = 0;
         }
         /* line_end bounds both lengths (and is 0 for a scope out of range). */
-        if (!c || key_len > META_KEY_LEN_MAX || key_len + value_len >= s->line_end)
-                return judge_assignment_in(s->ctx, s->section_id, s->section, key, value, ret);
+        if (key_len > META_KEY_LEN_MAX || key_len + value_len >= s->line_end) {
+                c->last = NO_RECORD;
+                return judge_listed(s, key, value, ret);
+        }
 
         text_len = key_len + 1 + value_len;
         if (_unlikely_(value != key + key_len + 1 || key[key_len] != '\0')) {
@@ -615,8 +728,9 @@ int predict_cache_judge(PredictCache *c, const PredictScope *s, const char *key,
                 text = c->line_copy;
         } else
                 text = key;
-        c->line = (LineKey) {
-                .hash = hash_text(s->seed, text, text_len),
+        /* The key stays in registers on the way to a hit; only the slow
+         * paths find it in c->line. */
+        k = (LineKey) {
                 .meta = s->meta | (uint64_t) key_len << META_KEY_LEN_SHIFT |
                         (uint64_t) value_len << META_VALUE_LEN_SHIFT,
                 .text = text,
@@ -624,14 +738,60 @@ int predict_cache_judge(PredictCache *c, const PredictScope *s, const char *key,
                 .key = key,
                 .value = value,
         };
-        rec = find(c, s, &c->line);
-        if (!rec)
-                return miss(c, s, ret);
-        if (rec->flags & FLAG_NAMED)
-                return named_judge(c, s, ret);
+        rec = hinted(c, s, &k);
+        if (!rec) {
+                k.hash = hash_text(s->seed, text, text_len);
+                rec = find(c, s, &k);
+                if (_unlikely_(!rec || rec->flags & FLAG_NAMED)) {
+                        c->line = k;
+                        return rec ? named_judge(c, s, ret) : miss(c, s, ret);
+                }
+                follow(c, offset_of(c, rec));
+        }
+        /* Most likely the next line's record: on its way to the cache
+         * while this line's answer is used. */
+        if (rec->next != NO_RECORD)
+                __builtin_prefetch(record_at(c, rec->next));
         touch(c, rec);
         c->hits++;
         return answer(rec, ret);
+}
+
+int predict_cache_judge(PredictCache *c, const PredictScope *s, const char *key, size_t key_len, const char *value,
+                        size_t value_len, Judgement *ret) {
+        int r = c ? judge_line(c, s, key, key_len, value, value_len, ret) : judge_listed(s, key, value ?: "", ret);
+
+        return r < 0 ? r : 0;
+}
+
+int predict_cache_judge_section(PredictCache *c, const JudgeContext *ctx, DirectiveSection section_id,
+                                const char *section, const UnitEntry *entries, size_t n, Judgement *ret,
+                                uint32_t first, uint32_t *ret_listed) {
+        PredictScope s;
+        int n_listed = 0;
+
+        scope_init(&s, ctx, section_id, section);
+        if (!c) {
+                for (size_t i = 0; i < n; i++) {
+                        int r = judge_listed(&s, entries[i].key, entries[i].value ?: "", &ret[i]);
+
+                        if (r < 0)
+                                return r;
+                        if (r > 0)
+                                ret_listed[n_listed++] = first + (uint32_t) i;
+                }
+                return n_listed;
+        }
+        for (size_t i = 0; i < n; i++) {
+                int r = judge_line(c, &s, entries[i].key, entries[i].key_len, entries[i].value,
+                                   entries[i].value_len, &ret[i]);
+
+                if (r < 0)
+                        return r;
+                if (r > 0)
+                        ret_listed[n_listed++] = first + (uint32_t) i;
+        }
+        return n_listed;
 }
 
 void predict_cache_stats(const PredictCache *c, size_t *ret_hits, size_t *ret_misses) {

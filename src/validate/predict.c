@@ -9,6 +9,7 @@
 #include "basic/macro.h"
 #include "parse-util.h"
 #include "predict.h"
+#include "unit-settings.h"
 
 /* Whether the entry's key is the literal key (the parser measured it). */
 static bool key_is(const UnitEntry *e, const char *key, size_t n) {
@@ -87,40 +88,58 @@ static bool starts_processes(const UnitGroup *g, const Prediction *p) {
 
 /* Every line of one file, and where systemd stops reading it. */
 static int predict_file(const UnitGroup *g, const UnitFile *f, PredictCache *cache, Prediction *p,
-                        FilePrediction *fp, Judgement *lines) {
+                        FilePrediction *fp, Judgement *lines, uint32_t *notable) {
         JudgeContext ctx = { .version = p->version, .type = f->type, .unit_name = g->name };
         bool reading = true;
-        int section = -1; /* the section of the previous entry, and its id */
-        PredictScope scope = {};
+        size_t n_notable = 0;
         int r;
 
         fp->lines = lines; /* zeroed, f->n_entries of them */
         fp->n_lines = f->n_entries;
         fp->read_until = f->n_entries;
-        for (size_t i = 0; i < f->n_entries; i++) {
-                const UnitEntry *e = &f->entries[i];
+        fp->notable = notable;
+        for (size_t i = 0, end; i < f->n_entries; i = end) {
+                int section = f->entries[i].section;
 
-                if (!in_known_section(f, e))
+                /* The entries of a section are together: a run of them is
+                 * judged at once, in its scope. */
+                for (end = i + 1; end < f->n_entries && f->entries[end].section == section; end++)
+                        ;
+                if (section < 0 || f->sections[section].state != SECTION_KNOWN)
                         continue;
-                if (e->section != section) {
-                        section = e->section;
-                        predict_cache_scope(&scope, &ctx, directive_section_from_name(f->sections[section].name),
-                                            f->sections[section].name);
-                }
-                r = predict_cache_judge(cache, &scope, e->key, e->key_len, e->value, e->value_len, &fp->lines[i]);
-                if (r < 0)
+                r = predict_cache_judge_section(cache, &ctx, known_section_id(f, (size_t) section),
+                                                f->sections[section].name, f->entries + i, end - i, lines + i,
+                                                (uint32_t) i, notable + n_notable);
+                if (r < 0) {
+                        /* The messages made so far are prediction_done()'s to free. */
+                        for (size_t k = i; k < end; k++)
+                                if (lines[k].message)
+                                        p->with_message[p->n_messages++] = &lines[k];
                         return r;
-                p->n_messages += fp->lines[i].message != NULL;
-                if (reading && identity_tracks(e, fp->lines[i].verdict) &&
-                    !identity_track(&p->identity, f, e, fp->lines[i].verdict)) {
-                        reading = false;
-                        fp->read_until = i;
+                }
+                /* The lines the memo listed: the notable ones, and those
+                 * with a message. The lines identity_track() follows are
+                 * all notable: a fatal one, User= (a user name is never
+                 * plain) and DynamicUser= (a unit check reads it). */
+                for (size_t n = n_notable + (size_t) r; n_notable < n; n_notable++) {
+                        size_t k = notable[n_notable];
+                        const UnitEntry *e = &f->entries[k];
+                        Judgement *j = &lines[k];
+
+                        if (j->message)
+                                p->with_message[p->n_messages++] = j;
+                        if (reading && identity_tracks(e, j->verdict) &&
+                            !identity_track(&p->identity, f, e, j->verdict)) {
+                                reading = false;
+                                fp->read_until = k;
+                        }
                 }
         }
+        fp->n_notable = n_notable;
         return 0;
 }
 
-static int run_unit_checks(const UnitGroup *g, Prediction *p, const UnitFile **files, const Judgement **judged,
+static int run_unit_checks(const UnitGroup *g, Prediction *p, const UnitFile **files, JudgedFile *judged,
                            const char **ret_load_state) {
         size_t n = 0;
         int r;
@@ -130,7 +149,11 @@ static int run_unit_checks(const UnitGroup *g, Prediction *p, const UnitFile **f
                 return 0;
         for (size_t i = 0; i < g->n_files; i++)
                 if (g->files[i].file) {
-                        judged[n] = p->files[i].lines;
+                        judged[n] = (JudgedFile) {
+                                .lines = p->files[i].lines,
+                                .notable = p->files[i].notable,
+                                .n_notable = p->files[i].n_notable,
+                        };
                         files[n++] = g->files[i].file;
                 }
         p->checks_ran = true;
@@ -145,9 +168,10 @@ static int run_unit_checks(const UnitGroup *g, Prediction *p, const UnitFile **f
 
 /* Everything a prediction holds comes in one allocation: the per-file
  * records, every line's judgement, the arrays for the unit checks and
- * their result (large, filled in order: left uninitialized). */
+ * their result (large, filled in order: left uninitialized), the lines
+ * with a message, and the notable lines' indices. */
 typedef struct PredictionLayout {
-        size_t files, lines, check_files, check_judged, checks, size;
+        size_t files, lines, check_files, check_judged, checks, with_message, notable, size;
 } PredictionLayout;
 
 static int prediction_layout(const UnitGroup *g, PredictionLayout *ret) {
@@ -156,15 +180,18 @@ static int prediction_layout(const UnitGroup *g, PredictionLayout *ret) {
         for (size_t fi = 0; fi < g->n_files; fi++)
                 if (g->files[fi].file)
                         n_lines += g->files[fi].file->n_entries;
-        if (n_files > SIZE_MAX / 64 / sizeof(void *) || n_lines > SIZE_MAX / 2 / sizeof(Judgement))
+        if (n_files > SIZE_MAX / 64 / sizeof(JudgedFile) || n_lines > UINT32_MAX / 2)
                 return -ENOMEM;
-        /* All members are pointer-aligned, so are all the sizes. */
+        /* All members but the last are pointer-aligned, so are all the
+         * sizes before it. */
         ret->files = 0;
         ret->lines = ret->files + n_files * sizeof(FilePrediction);
         ret->check_files = ret->lines + n_lines * sizeof(Judgement);
         ret->check_judged = ret->check_files + n_files * sizeof(const UnitFile *);
-        ret->checks = ret->check_judged + n_files * sizeof(const Judgement *);
-        ret->size = ret->checks + sizeof(UnitCheckResult);
+        ret->checks = ret->check_judged + n_files * sizeof(JudgedFile);
+        ret->with_message = ret->checks + sizeof(UnitCheckResult);
+        ret->notable = ret->with_message + n_lines * sizeof(Judgement *);
+        ret->size = ret->notable + n_lines * sizeof(uint32_t);
         return 0;
 }
 
@@ -173,6 +200,7 @@ int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Predi
         const char *checks_state = "loaded";
         PredictionLayout lay;
         Judgement *lines;
+        uint32_t *notable;
         char *block;
         int r;
 
@@ -189,21 +217,24 @@ int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Predi
         ret->checks = (UnitCheckResult *) (block + lay.checks);
         ret->n_files = g->n_files;
         lines = (Judgement *) (block + lay.lines);
+        notable = (uint32_t *) (block + lay.notable);
+        ret->with_message = (Judgement **) (block + lay.with_message);
         for (size_t fi = 0; fi < g->n_files; fi++) {
                 const UnitFile *f = g->files[fi].file;
 
                 if (!f)
                         continue;
-                r = predict_file(g, f, cache, ret, &ret->files[fi], lines);
+                r = predict_file(g, f, cache, ret, &ret->files[fi], lines, notable);
                 if (r < 0)
                         return r;
                 lines += f->n_entries;
+                notable += f->n_entries;
         }
 
-        /* systemd's checks of the unit as a whole, once no line refused it. */
+/* systemd's checks of the unit as a whole, once no line refused it. */
         if (!ret->identity.refused) {
                 r = run_unit_checks(g, ret, (const UnitFile **) (block + lay.check_files),
-                                    (const Judgement **) (block + lay.check_judged), &checks_state);
+                                    (JudgedFile *) (block + lay.check_judged), &checks_state);
                 if (r < 0)
                         return r;
         }
@@ -220,9 +251,8 @@ int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Predi
 
 void prediction_done(Prediction *p) {
         /* Only the messages are allocated apart (for lines that have one). */
-        for (size_t fi = 0; p->n_messages > 0 && fi < p->n_files; fi++)
-                for (size_t i = 0; i < p->files[fi].n_lines; i++)
-                        free(p->files[fi].lines[i].message);
+        for (size_t i = 0; i < p->n_messages; i++)
+                free(p->with_message[i]->message);
         if (!p->block_borrowed)
                 free(p->files);
         *p = (Prediction) {};

@@ -159,14 +159,21 @@ typedef struct Run {
         bool stopped;         /* a refusal was recorded: systemd checks no further */
 } Run;
 
-/* Records the finding when the check applies to this version and unit
- * type. Returns true when it refuses the unit (no further checks). */
-_printf_(4, 5) static bool add(Run *run, UnitCheckId id, SettingAt at, const char *fmt, ...) {
+/* Whether the check is made at all: no refusal recorded yet, and it
+ * applies to this unit type and version. Inline: most are asked of every
+ * unit and fail on the type. */
+static inline bool wanted(const Run *run, UnitCheckId id) {
+        const UnitCheck *c = &checks[id];
+
+        return !run->stopped && (c->types & UNIT_TYPE_BIT(run->type)) && unit_check_applies(c, run->version);
+}
+
+/* Records the finding of a wanted() check. Returns true when it refuses
+ * the unit (no further checks). */
+_printf_(4, 5) static bool record(Run *run, UnitCheckId id, SettingAt at, const char *fmt, ...) {
         const UnitCheck *c = &checks[id];
         UnitFinding *f;
 
-        if (run->stopped || !unit_check_applies(c, run->version) || !(c->types & UNIT_TYPE_BIT(run->type)))
-                return false;
         f = &run->res->findings[run->res->n++];
         *f = (UnitFinding) { .check = c, .path = at.path ? at.path : run->fragment, .line = at.path ? at.line : 0 };
         if (fmt) {
@@ -182,6 +189,10 @@ _printf_(4, 5) static bool add(Run *run, UnitCheckId id, SettingAt at, const cha
         }
         return run->stopped;
 }
+
+/* Records the finding when the check applies to this version and unit
+ * type. Returns true when it refuses the unit (no further checks). */
+#define add(run, id, ...) ({ wanted(run, id) && record(run, id, __VA_ARGS__); })
 
 static const SettingAt nowhere = {};
 
@@ -382,7 +393,7 @@ static void exec_checks(Run *run, const UnitSettings *s) {
                 add(run, UNIT_CHECK_PAM_KILL_MODE, s->pam_at, "KillMode=%s", s->kill_mode);
 }
 
-int unit_checks_run(const char *unit_name, const UnitFile *const *files, const Judgement *const *judged,
+int unit_checks_run(const char *unit_name, const UnitFile *const *files, const JudgedFile *judged,
                     size_t n_files, unsigned version, UnitCheckResult *ret) {
         UnitType type = _UNIT_TYPE_INVALID;
         /* The form and the type of the name, in one pass. */
@@ -392,7 +403,7 @@ int unit_checks_run(const char *unit_name, const UnitFile *const *files, const J
 }
 
 int unit_checks_run_classified(const char *unit_name, int kind, UnitType type, const UnitFile *const *files,
-                               const Judgement *const *judged, size_t n_files, unsigned version,
+                               const JudgedFile *judged, size_t n_files, unsigned version,
                                UnitCheckResult *ret) {
         UnitSettings s;
         Run run = {

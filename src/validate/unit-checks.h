@@ -92,14 +92,15 @@ typedef struct UnitCheckResult {
  * files[0] (the unit file itself) and its drop-ins in load order. Values
  * are taken as systemd keeps them: lines systemd ignores do not count, an
  * empty value resets, a fatal line in a drop-in ends that drop-in.
- * judged (may be NULL, as may each of its members) holds the judgement of
- * every entry of files[i] made for this unit already; lines without one
- * are judged here. Returns 0 or -ENOMEM. */
-int unit_checks_run(const char *unit_name, const UnitFile *const *files, const Judgement *const *judged,
+ * judged (may be NULL, as may the lines of each of its members) holds the
+ * judgement of every entry of files[i] made for this unit already (and
+ * which entries are notable: unit-settings.h); lines without one are
+ * judged here. Returns 0 or -ENOMEM. */
+int unit_checks_run(const char *unit_name, const UnitFile *const *files, const JudgedFile *judged,
                     size_t n_files, unsigned version, UnitCheckResult *ret);
 /* The same for a name its caller classified already: kind and type as
  * unit_name_classify_type() returned and set them (type: only when kind
  * is not negative). */
 int unit_checks_run_classified(const char *unit_name, int kind, UnitType type, const UnitFile *const *files,
-                               const Judgement *const *judged, size_t n_files, unsigned version,
+                               const JudgedFile *judged, size_t n_files, unsigned version,
                                UnitCheckResult *ret);

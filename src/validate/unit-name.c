@@ -9,19 +9,34 @@
 #include "path-util.h"
 #include "unit-name.h"
 
-/* Letters, digits and ":-_.\\": 1; anything else ('@' included, which the
- * caller handles, and all bytes from 128 on) 0. A table: names are judged
- * by the thousand. */
-static const uint8_t valid_name_char[256] = {
-                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0,
-                1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
-                0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-                1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 1,
-                0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-                1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+/* Letters, digits and ":-_.\\": 0; '@': NAME_AT; anything else (all
+ * bytes from 128 on too) NAME_BAD. A table: names are judged by the
+ * thousand, and the classes of all bytes of a name are or-ed, with no
+ * branch per byte. */
+enum {
+        NAME_AT = 1,
+        NAME_BAD = 2,
 };
+#define B NAME_BAD
+static const uint8_t name_char_class[256] = {
+                B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,
+                B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,
+                B, B, B, B, B, B, B, B, B, B, B, B, B, 0, 0, B,
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, B, B, B, B, B,
+                NAME_AT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, B, 0, B, B, 0,
+                B, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, B, B, B, B, B,
+                B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,
+                B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,
+                B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,
+                B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,
+                B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,
+                B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,
+                B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,
+                B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,
+};
+#undef B
 
 int unit_name_classify_type(const char *name, UnitType *ret_type) {
         const char *dot, *at = NULL;
@@ -37,14 +52,19 @@ int unit_name_classify_type(const char *name, UnitType *ret_type) {
         if (type < 0)
                 return -EINVAL;
 
-        for (const char *p = name; p < dot; p++) {
-                if (*p == '@') {
-                        if (!at)
-                                at = p;
-                        continue;
-                }
-                if (!valid_name_char[(unsigned char) *p])
+        /* The classes of the bytes before the suffix, or-ed two at a time. */
+        {
+                const unsigned char *p = (const unsigned char *) name, *end = (const unsigned char *) dot;
+                unsigned classes = 0;
+
+                for (; end - p >= 2; p += 2)
+                        classes |= name_char_class[p[0]] | name_char_class[p[1]];
+                if (p < end)
+                        classes |= name_char_class[p[0]];
+                if (classes & NAME_BAD)
                         return -EINVAL;
+                if (classes & NAME_AT)
+                        at = memchr(name, '@', (size_t) (dot - name));
         }
 
         if (at == name)

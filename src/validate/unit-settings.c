@@ -225,29 +225,135 @@ static _always_inline_ int apply(UnitSettings *s, const char *unit_name, unsigne
 
 /* Whether some check reads the directive: whether a reset of it (which
  * parses nothing) would change what is tracked. */
-static bool watched(int name_id) {
+bool unit_settings_watches(int name_id) {
         UnitSettings scratch = {};
         Judgement reset = { .verdict = VERDICT_RESET };
 
         return apply(&scratch, NULL, 0, name_id, "", &reset, (SettingAt) {}) > 0;
 }
 
+/* The cases of apply()'s switch, as a table: predict.c asks it of every
+ * line (test-policy-notable holds it to unit_settings_watches()). */
+const bool unit_settings_watched[_DIRECTIVE_NAME_MAX] = {
+        [DIRECTIVE_NAME_LISTENDATAGRAM] = true,
+        [DIRECTIVE_NAME_LISTENFIFO] = true,
+        [DIRECTIVE_NAME_LISTENMESSAGEQUEUE] = true,
+        [DIRECTIVE_NAME_LISTENNETLINK] = true,
+        [DIRECTIVE_NAME_LISTENSEQUENTIALPACKET] = true,
+        [DIRECTIVE_NAME_LISTENSPECIAL] = true,
+        [DIRECTIVE_NAME_LISTENSTREAM] = true,
+        [DIRECTIVE_NAME_LISTENUSBFUNCTION] = true,
+        [DIRECTIVE_NAME_ONACTIVESEC] = true,
+        [DIRECTIVE_NAME_ONBOOTSEC] = true,
+        [DIRECTIVE_NAME_ONCALENDAR] = true,
+        [DIRECTIVE_NAME_ONSTARTUPSEC] = true,
+        [DIRECTIVE_NAME_ONUNITACTIVESEC] = true,
+        [DIRECTIVE_NAME_ONUNITINACTIVESEC] = true,
+        [DIRECTIVE_NAME_ONCLOCKCHANGE] = true,
+        [DIRECTIVE_NAME_ONTIMEZONECHANGE] = true,
+        [DIRECTIVE_NAME_PATHCHANGED] = true,
+        [DIRECTIVE_NAME_PATHEXISTS] = true,
+        [DIRECTIVE_NAME_PATHEXISTSGLOB] = true,
+        [DIRECTIVE_NAME_PATHMODIFIED] = true,
+        [DIRECTIVE_NAME_DIRECTORYNOTEMPTY] = true,
+        [DIRECTIVE_NAME_EXECSTART] = true,
+        [DIRECTIVE_NAME_EXECSTOP] = true,
+        [DIRECTIVE_NAME_SUCCESSACTION] = true,
+        [DIRECTIVE_NAME_TYPE] = true,
+        [DIRECTIVE_NAME_REMAINAFTEREXIT] = true,
+        [DIRECTIVE_NAME_RESTART] = true,
+        [DIRECTIVE_NAME_EXITTYPE] = true,
+        [DIRECTIVE_NAME_BUSNAME] = true,
+        [DIRECTIVE_NAME_PRIVATEPIDS] = true,
+        [DIRECTIVE_NAME_RUNTIMEMAXSEC] = true,
+        [DIRECTIVE_NAME_USBFUNCTIONDESCRIPTORS] = true,
+        [DIRECTIVE_NAME_USBFUNCTIONSTRINGS] = true,
+        [DIRECTIVE_NAME_PAMNAME] = true,
+        [DIRECTIVE_NAME_KILLMODE] = true,
+        
+        [DIRECTIVE_NAME_DYNAMICUSER] = true,
+        [DIRECTIVE_NAME_WORKINGDIRECTORY] = true,
+        [DIRECTIVE_NAME_ACCEPT] = true,
+        [DIRECTIVE_NAME_MAXCONNECTIONS] = true,
+        [DIRECTIVE_NAME_SERVICE] = true,
+        [DIRECTIVE_NAME_SYMLINKS] = true,
+        [DIRECTIVE_NAME_WHAT] = true,
+        [DIRECTIVE_NAME_WHERE] = true,
+};
+
+/* One line of a file judged for this unit already (j, with the directive
+ * looked up for it): 1 when the file ends there (a fatal line; *s says so
+ * for the unit file itself), 0 when the next line follows, or -ENOMEM. */
+static _always_inline_ int collect_judged(UnitSettings *s, const char *unit_name, unsigned version,
+                                          const UnitFile *f, const UnitEntry *e, const Judgement *j) {
+        if (j->verdict == VERDICT_FATAL) {
+                if (!f->is_dropin) {
+                        s->refused = true;
+                        s->refused_at = (SettingAt) { f->path, e->line_last };
+                }
+                return 1; /* the rest of a drop-in is skipped */
+        }
+        /* A fatal verdict needs a directive fatal in this version; any
+         * other one matters only for a directive some check reads (an
+         * unknown key is ignored). */
+        return apply(s, unit_name, version, j->directive ? j->directive->name_id : -1, e->value, j,
+                     (SettingAt) { f->path, e->line_last }) < 0
+                       ? -ENOMEM
+                       : 0;
+}
+
+/* The lines of one file judged for this unit already: its notable ones
+ * (the others are read by no check and end nothing), or all of its lines
+ * in a known section. */
+static int collect_file_judged(UnitSettings *s, const char *unit_name, unsigned version, const UnitFile *f,
+                               const JudgedFile *jf) {
+        int r;
+
+        if (jf->notable) {
+                for (size_t k = 0; k < jf->n_notable; k++) {
+                        size_t i = jf->notable[k];
+
+                        r = collect_judged(s, unit_name, version, f, &f->entries[i], &jf->lines[i]);
+                        if (r != 0)
+                                return r;
+                }
+                return 0;
+        }
+        for (size_t i = 0; i < f->n_entries; i++) {
+                const UnitEntry *e = &f->entries[i];
+
+                if (e->section < 0 || f->sections[e->section].state != SECTION_KNOWN)
+                        continue;
+                r = collect_judged(s, unit_name, version, f, e, &jf->lines[i]);
+                if (r != 0)
+                        return r;
+        }
+        return 0;
+}
+
 int unit_settings_collect(const char *unit_name, UnitType type, const UnitFile *const *files,
-                          const Judgement *const *judged, size_t n_files, unsigned version, UnitSettings *s) {
+                          const JudgedFile *judged, size_t n_files, unsigned version, UnitSettings *s) {
         JudgeContext ctx = { .version = version, .type = type, .unit_name = unit_name };
         int r;
 
         memset(s, 0, sizeof *s);
         for (size_t fi = 0; fi < n_files; fi++) {
                 const UnitFile *f = files[fi];
-                /* Judged for this unit already, with the same type: the
-                 * judgement's directive is the one looked up here. */
-                const Judgement *jf = judged && f && f->type == type ? judged[fi] : NULL;
                 int section = -1;
                 DirectiveSection section_id = _DIRECTIVE_SECTION_INVALID;
 
                 if (!f)
                         continue;
+                /* Judged for this unit already, with the same type: the
+                 * judgement's directive is the one looked up here. */
+                if (judged && judged[fi].lines && f->type == type) {
+                        r = collect_file_judged(s, unit_name, version, f, &judged[fi]);
+                        if (r < 0)
+                                return r;
+                        if (s->refused)
+                                return 0;
+                        continue;
+                }
                 for (size_t i = 0; i < f->n_entries; i++) {
                         const UnitEntry *e = &f->entries[i];
                         int name_id;
@@ -255,39 +361,30 @@ int unit_settings_collect(const char *unit_name, UnitType type, const UnitFile *
 
                         if (e->section < 0 || f->sections[e->section].state != SECTION_KNOWN)
                                 continue;
-                        if (jf) {
-                                /* A fatal verdict needs a directive fatal in this version;
-                                 * any other one matters only for a directive some check
-                                 * reads (an unknown key is ignored). */
-                                j.verdict = jf[i].verdict;
-                                j.partial = jf[i].partial;
-                                name_id = jf[i].directive ? jf[i].directive->name_id : -1;
+                        if (e->section != section) {
+                                section = e->section;
+                                section_id = directive_section_from_name(f->sections[section].name);
+                        }
+                        /* Most lines matter only when they could end the file. */
+                        name_id = directive_name_find(e->key);
+                        if (!unit_settings_watches(name_id)) {
+                                const Directive *d = directive_lookup_in(type, section_id, e->key);
+
+                                if (!d || !directive_is_fatal(d, version))
+                                        continue;
+                        }
+                        if (judged && judged[fi].lines) {
+                                j.verdict = judged[fi].lines[i].verdict;
+                                j.partial = judged[fi].lines[i].partial;
                         } else {
-                                if (e->section != section) {
-                                        section = e->section;
-                                        section_id = directive_section_from_name(f->sections[section].name);
-                                }
-                                /* Most lines matter only when they could end the file. */
-                                name_id = directive_name_find(e->key);
-                                if (!watched(name_id)) {
-                                        const Directive *d = directive_lookup_in(type, section_id, e->key);
+                                _cleanup_(judgement_done) Judgement full = {};
 
-                                        if (!d || !directive_is_fatal(d, version))
-                                                continue;
-                                }
-                                if (judged && judged[fi]) {
-                                        j.verdict = judged[fi][i].verdict;
-                                        j.partial = judged[fi][i].partial;
-                                } else {
-                                        _cleanup_(judgement_done) Judgement full = {};
-
-                                        r = judge_assignment_in(&ctx, section_id, f->sections[section].name,
-                                                                e->key, e->value, &full);
-                                        if (r < 0)
-                                                return r;
-                                        j.verdict = full.verdict;
-                                        j.partial = full.partial;
-                                }
+                                r = judge_assignment_in(&ctx, section_id, f->sections[section].name,
+                                                        e->key, e->value, &full);
+                                if (r < 0)
+                                        return r;
+                                j.verdict = full.verdict;
+                                j.partial = full.partial;
                         }
                         if (j.verdict == VERDICT_FATAL) {
                                 if (f->is_dropin)

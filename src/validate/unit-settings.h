@@ -5,6 +5,7 @@
 
 #include "judge.h"
 #include "unit/unit-file.h"
+#include "validate/directive-names.h"
 
 /* The settings the unit-level checks look at, as systemd holds them after
  * reading the unit file and its drop-ins. Strings point into the files'
@@ -83,6 +84,23 @@ typedef struct UnitSettings {
 
 /* Fills *s from files[0] (the unit file) and its drop-ins, in place (the
  * struct is large; copying it cost more than the walk over a small unit):
- * on failure its contents are meaningless. Returns 0 or -ENOMEM. */
+ * on failure its contents are meaningless. judged (may be NULL) holds the
+ * judgements made for files[i] already; of those, only the notable entries
+ * are looked at, which must include every one unit_settings_reads().
+ * Returns 0 or -ENOMEM. */
 int unit_settings_collect(const char *unit_name, UnitType type, const UnitFile *const *files,
-                          const Judgement *const *judged, size_t n_files, unsigned version, UnitSettings *s);
+                          const JudgedFile *judged, size_t n_files, unsigned version, UnitSettings *s);
+
+/* The directives some check reads, by name id (directive-names.h). */
+extern const bool unit_settings_watched[_DIRECTIVE_NAME_MAX];
+/* The same, as the collection itself decides it (for the tests: the table
+ * must agree with it). */
+bool unit_settings_watches(int name_id);
+
+/* Whether unit_settings_collect() does anything with a line judged so: a
+ * fatal one ends the file, and the directives some check reads. Every
+ * other line leaves the settings as they are. Inline: asked of every line
+ * of every unit. */
+static inline bool unit_settings_reads(const Judgement *j) {
+        return j->verdict == VERDICT_FATAL || (j->directive && unit_settings_watched[j->directive->name_id]);
+}

@@ -350,6 +350,72 @@ TEST(texts_compared_whole) {
         }
 }
 
+/* Lines in the order of an earlier file: the record after the previous
+ * line's is tried first (the memo's hint). It answers only its own key:
+ * not a line of the same lengths that differs in one byte, nor one of
+ * another section with a name of the same length, nor another instance's
+ * line with a specifier; and a line seen in another order is still
+ * found. */
+TEST(hint_answers_only_its_own_key) {
+        _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
+        static const Line seq[] = {
+                { "Unit", "Description", "first" },
+                { "Unit", "After", "network.target" },
+                { "Service", "ExecStart", "/bin/echo %i" },
+                { "Service", "Nice", "5" },
+                { "X-Foo", "Key", "value" },
+                { "Service", "Type", "simple" },
+        };
+        /* Each the same lengths as its line in seq, or the same text in
+         * another scope. */
+        static const Line twisted[] = {
+                { "Unit", "Description", "first" },
+                { "Unit", "After", "network.targex" },
+                { "Service", "ExecStart", "/bin/echo %i" }, /* asked for by another instance */
+                { "Service", "Nice", "6" },
+                { "X-Bar", "Key", "value" },
+                { "Service", "Type", "notify" },
+        };
+        static const bool twisted_hit[] = { true, false, false, false, false, false };
+        size_t hits, misses, before;
+
+        CHECK(c);
+        if (!c)
+                return;
+        for (unsigned round = 0; round < 3; round++)
+                for (size_t i = 0; i < ELEMENTSOF(seq); i++) {
+                        predict_cache_stats(c, &before, &misses);
+                        CHECK(judge_both(c, "a@1.service", 252, true, &seq[i]));
+                        predict_cache_stats(c, &hits, &misses);
+                        CHECK_INT_EQ(hits - before, round > 0);
+                }
+        /* Each twisted line right after the line that comes before it in
+         * seq, whose hint is then seq's line. */
+        for (size_t i = 0; i < ELEMENTSOF(twisted); i++) {
+                if (i > 0)
+                        CHECK(judge_both(c, "a@1.service", 252, true, &seq[i - 1]));
+                predict_cache_stats(c, &before, &misses);
+                CHECK(judge_both(c, "a@2.service", 252, true, &twisted[i]));
+                predict_cache_stats(c, &hits, &misses);
+                if ((hits > before) != twisted_hit[i]) {
+                        fprintf(stderr, "twisted line %zu: %s\n", i, hits > before ? "hit" : "miss");
+                        tests_failed++;
+                }
+        }
+        /* Backwards, then the first order again: all found, all the
+         * judge's answers. */
+        for (size_t i = ELEMENTSOF(seq); i-- > 0;) {
+                predict_cache_stats(c, &before, &misses);
+                CHECK(judge_both(c, "a@1.service", 252, true, &seq[i]));
+                predict_cache_stats(c, &hits, &misses);
+                CHECK_INT_EQ(hits - before, 1);
+        }
+        for (size_t i = 0; i < ELEMENTSOF(seq); i++)
+                CHECK(judge_both(c, "a@1.service", 252, true, &seq[i]));
+        predict_cache_stats(c, &hits, &misses);
+        CHECK_INT_EQ(misses, ELEMENTSOF(seq) + 5);
+}
+
 TEST(no_memo) {
         static const Line l = { "Service", "User", "%i" };
 
@@ -358,4 +424,4 @@ TEST(no_memo) {
 }
 
 TESTS_MAIN(T(same_answers), T(keyed_on_name_only_when_needed), T(name_counts_per_instance), T(grows_on_demand),
-           T(bounded), T(texts_compared_whole), T(no_memo))
+           T(bounded), T(texts_compared_whole), T(hint_answers_only_its_own_key), T(no_memo))

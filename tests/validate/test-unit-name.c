@@ -211,5 +211,61 @@ TEST(simplify) {
         }
 }
 
-TESTS_MAIN(T(unit_name_validity), T(unit_name_length), T(unit_name_parts), T(unit_name_unescaping),
+/* The classification as systemd's unit_name_is_valid() spells it, a byte
+ * at a time: the fast one (the bytes' classes or-ed, two at a time) must
+ * agree on every byte at every place, odd and even, around '@' and '.'. */
+static int classify_slowly(const char *name, UnitType *ret_type) {
+        const char *dot, *at = NULL;
+        UnitType type;
+
+        if (!name || !name[0] || strlen(name) >= UNIT_NAME_MAX)
+                return -EINVAL;
+        dot = strrchr(name, '.');
+        if (!dot || dot == name)
+                return -EINVAL;
+        type = unit_type_from_string(dot + 1);
+        if (type < 0)
+                return -EINVAL;
+        for (const char *p = name; p < dot; p++) {
+                if (*p == '@') {
+                        if (!at)
+                                at = p;
+                        continue;
+                }
+                if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                      strchr(":-_.\\", *p)))
+                        return -EINVAL;
+        }
+        if (at == name)
+                return -EINVAL;
+        *ret_type = type;
+        return !at ? UNIT_NAME_PLAIN : at + 1 == dot ? UNIT_NAME_TEMPLATE : UNIT_NAME_INSTANCE;
+}
+
+TEST(unit_name_every_byte) {
+        /* '#' stands for the byte. */
+        static const char *const shapes[] = { "#.service", "a#.service", "ab#.socket", "#a.timer",
+                                              "a@#.service", "a@b#.service", "#@.service", "ab@##.mount",
+                                              "x#@y.service", "abc.d#.service", "###.target" };
+        unsigned n = 0;
+
+        for (unsigned c = 1; c < 256; c++)
+                for (size_t i = 0; i < ELEMENTSOF(shapes); i++) {
+                        char name[64];
+                        UnitType a = _UNIT_TYPE_INVALID, b = _UNIT_TYPE_INVALID;
+                        int fast, slow;
+
+                        for (size_t k = 0; k <= strlen(shapes[i]); k++)
+                                name[k] = shapes[i][k] == '#' ? (char) c : shapes[i][k];
+                        fast = unit_name_classify_type(name, &a);
+                        slow = classify_slowly(name, &b);
+                        CHECK_INT_EQ(fast, slow);
+                        if (fast >= 0)
+                                CHECK_INT_EQ(a, b);
+                        n += fast >= 0;
+                }
+        CHECK(n > 62 * ELEMENTSOF(shapes) / 2); /* letters and digits everywhere, at least */
+}
+
+TESTS_MAIN(T(unit_name_validity), T(unit_name_every_byte), T(unit_name_length), T(unit_name_parts), T(unit_name_unescaping),
            T(booleans), T(paths), T(simplify))
