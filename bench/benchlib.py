@@ -14,6 +14,27 @@ import subprocess
 import time
 
 
+SUFFIXES = ('.service', '.socket', '.target', '.timer', '.path', '.mount', '.automount', '.swap',
+            '.slice', '.scope', '.device')
+
+
+def unit_files(root):
+    """Regular unit files of the root's unit directories, sorted (no
+    drop-ins, no .wants links, no symlinks)."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        if os.path.basename(dirpath).endswith(('.d', '.wants', '.requires', '.upholds')):
+            continue
+        if '/systemd/system' not in dirpath:
+            continue
+        for name in sorted(filenames):
+            path = os.path.join(dirpath, name)
+            if name.endswith(SUFFIXES) and not os.path.islink(path):
+                out.append(path)
+    return out
+
+
 def machine():
     """One line: host, CPU model, CPU count, kernel, load averages."""
     cpu = platform.processor()

@@ -34,25 +34,6 @@ import benchlib  # noqa: E402
 CORPUS = os.path.join(TOP, '..', 'shared', 'corpus')
 MAKE_STREAM = os.path.join(TOP, 'tests', 'tools', 'make-cat-stream.py')
 CORPUS_ROOT = os.path.join(TOP, 'tests', 'tools', 'corpus-root.py')
-SUFFIXES = ('.service', '.socket', '.target', '.timer', '.path', '.mount', '.automount', '.swap',
-            '.slice', '.scope', '.device')
-
-
-def unit_files(root):
-    out = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames.sort()
-        if os.path.basename(dirpath).endswith(('.d', '.wants', '.requires', '.upholds')):
-            continue
-        if '/systemd/system' not in dirpath:
-            continue
-        for name in sorted(filenames):
-            path = os.path.join(dirpath, name)
-            if name.endswith(SUFFIXES) and not os.path.islink(path):
-                out.append(path)
-    return out
-
-
 def make_stream(path, repeat):
     with open(path, 'wb') as f:
         subprocess.run([sys.executable, MAKE_STREAM, '--repeat', str(repeat), CORPUS],
@@ -77,7 +58,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix='ug-builds-bench-') as tmp:
         root = os.path.join(tmp, 'root')
         subprocess.run([sys.executable, CORPUS_ROOT, CORPUS, root], check=True, stdout=subprocess.DEVNULL)
-        files = unit_files(root)
+        files = benchlib.unit_files(root)
         tree = os.path.join(tmp, 'tree')
         for k in range(10):
             d = os.path.join(tree, 'copy%02d' % k)

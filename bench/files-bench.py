@@ -36,26 +36,6 @@ sys.path.insert(0, HERE)
 import benchlib  # noqa: E402
 
 CORPUS = os.path.join(TOP, '..', 'shared', 'corpus')
-SUFFIXES = ('.service', '.socket', '.target', '.timer', '.path', '.mount', '.automount', '.swap',
-            '.slice', '.scope', '.device')
-
-
-def unit_files(root):
-    """Regular unit files of the root's unit directories, sorted."""
-    out = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames.sort()
-        if os.path.basename(dirpath).endswith(('.d', '.wants', '.requires', '.upholds')):
-            continue
-        if '/systemd/system' not in dirpath:
-            continue
-        for name in sorted(filenames):
-            path = os.path.join(dirpath, name)
-            if name.endswith(SUFFIXES) and not os.path.islink(path):
-                out.append(path)
-    return out
-
-
 def root_units(ug, root):
     p = subprocess.run([ug, 'units', '--root', root], capture_output=True, text=True)
     return len(p.stdout.splitlines())
@@ -91,7 +71,7 @@ def main():
         root = os.path.join(tmp, 'root')
         subprocess.run([sys.executable, os.path.join(TOP, 'tests', 'tools', 'corpus-root.py'), CORPUS, root],
                        check=True, stdout=subprocess.DEVNULL)
-        files = unit_files(root)
+        files = benchlib.unit_files(root)
         n = len(files)
         tree = os.path.join(tmp, 'tree')
         for k in range(args.copies):
