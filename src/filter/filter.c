@@ -490,10 +490,12 @@ int add_file(UnitGroup *g, char *data, size_t size, const char *path, bool dropi
         return unit_group_add(g, uf, framing);
 }
 
-/* The same for a file of a stream, whose bytes the reader keeps: they are
- * copied, into *spare's allocation when it is large enough. */
-static int add_file_copy(UnitGroup *g, const char *data, size_t size, const char *path, bool dropin,
-                         char *framing, UnitFile **spare) {
+/* The same for a file whose bytes stay the caller's (a stream's, in the
+ * reader's buffer): they are copied, into *spare's allocation when it is
+ * large enough. path_len, and the length and type of the group's name,
+ * as unit_file_parse_copy_n() takes them. */
+static int add_file_copy_n(UnitGroup *g, const char *data, size_t size, const char *path, size_t path_len,
+                           size_t name_len, UnitType type, bool dropin, char *framing, UnitFile **spare) {
         UnitFile *uf = NULL;
         int r;
 
@@ -504,7 +506,7 @@ static int add_file_copy(UnitGroup *g, const char *data, size_t size, const char
                 return r;
         }
 
-        r = unit_file_parse_copy(data, size, path, g->name, dropin, spare, &uf);
+        r = unit_file_parse_copy_n(data, size, path, path_len, g->name, name_len, type, dropin, spare, &uf);
         if (r < 0) {
                 free(framing);
                 return r;
@@ -512,28 +514,10 @@ static int add_file_copy(UnitGroup *g, const char *data, size_t size, const char
         return unit_group_add(g, uf, framing);
 }
 
-/* The same for a file of a stream, with what the reader knows about its
- * path (path_len), and the lengths and type of the group's name (name_len,
- * type: as unit_file_parse_copy() would find them). */
-static int add_stream_file(UnitGroup *g, const CatFile *cf, bool dropin, char *framing, size_t name_len,
-                           UnitType type, UnitFile **spare) {
-        UnitFile *uf = NULL;
-        int r;
-
-        if (dropin && over_dropin_cap(g)) {
-                /* path lives in framing's allocation (the header's). */
-                r = count_dropin_over_cap(g, cf->path);
-                free(framing);
-                return r;
-        }
-
-        r = unit_file_parse_copy_n(cf->data, cf->size, cf->path, cf->path_len, g->name, name_len, type, dropin,
-                                   spare, &uf);
-        if (r < 0) {
-                free(framing);
-                return r;
-        }
-        return unit_group_add(g, uf, framing);
+static int add_file_copy(UnitGroup *g, const char *data, size_t size, const char *path, bool dropin,
+                         char *framing, UnitFile **spare) {
+        return add_file_copy_n(g, data, size, path, strlen(path), g->name ? strlen(g->name) : 0,
+                               g->name ? unit_type_from_name(g->name) : _UNIT_TYPE_INVALID, dropin, framing, spare);
 }
 
 /* Up to this size a file of the caller's own is copied into the recycled
@@ -725,7 +709,8 @@ int filter_stream(Filter *f, int fd, const char *source) {
                 }
                 r = take_framing_diags(g, &cf);
                 if (r >= 0)
-                        r = add_stream_file(g, &cf, is_dropin, TAKE_PTR(cf.framing), name_len, type, &spare);
+                        r = add_file_copy_n(g, cf.data, cf.size, cf.path, cf.path_len, name_len, type, is_dropin,
+                                            TAKE_PTR(cf.framing), &spare);
                 cat_file_done(&cf);
                 if (r < 0)
                         break;

@@ -114,15 +114,7 @@ static int read_line(CatReader *r, size_t limit, const char **ret, size_t *ret_l
         }
 }
 
-/* What a header's path names: its name's offset in it, whether it ends in
- * ".conf", the unit type of its suffix. */
-typedef struct PathFacts {
-        size_t name;
-        bool conf;
-        UnitType type;
-} PathFacts;
-
-static bool is_unit_or_dropin(const char *p, size_t n, PathFacts *ret) {
+static bool is_unit_or_dropin(const char *p, size_t n, CatPathFacts *ret) {
         const char *slash, *dot;
 
         slash = memrchr(p, '/', n);
@@ -132,7 +124,7 @@ static bool is_unit_or_dropin(const char *p, size_t n, PathFacts *ret) {
         if (!dot)
                 return false;
 
-        *ret = (PathFacts) { .name = (size_t) (slash - p) + 1, .type = _UNIT_TYPE_INVALID };
+        *ret = (CatPathFacts) { .name = (size_t) (slash - p) + 1, .type = _UNIT_TYPE_INVALID };
         if ((size_t) (p + n - dot) == 5 && memcmp(dot, ".conf", 5) == 0) {
                 /* A drop-in lives in a directory whose name ends in ".d". */
                 ret->conf = true;
@@ -188,7 +180,7 @@ static bool has_control(const char *s, size_t n) {
         return false;
 }
 
-static bool path_is_plausible(const char *path, size_t n, PathFacts *ret) {
+static bool path_is_plausible(const char *path, size_t n, CatPathFacts *ret) {
         if (n < 2 || path[0] != '/')
                 return false;
         if (has_control(path, n))
@@ -197,7 +189,7 @@ static bool path_is_plausible(const char *path, size_t n, PathFacts *ret) {
 }
 
 bool cat_header_path_is_plausible(const char *path, size_t n) {
-        PathFacts facts;
+        CatPathFacts facts;
 
         return path_is_plausible(path, n, &facts);
 }
@@ -262,7 +254,7 @@ static int classify_plain_header(CatReader *r, const char *l, size_t n, const ch
 
 /* 1 for a header, 0 for content. A header's path in *ret_path (in l, or
  * in r->header_path: not NUL-terminated), *ret_len bytes long; NULL for a
- * note. What the path names in r->header_name etc. */
+ * note. What the path names in r->header_facts. */
 static int classify_header(CatReader *r, const char *l, size_t n, const char **ret_path, size_t *ret_len) {
         _cleanup_free_ char *plain = NULL;
         size_t k;
@@ -271,13 +263,8 @@ static int classify_header(CatReader *r, const char *l, size_t n, const char **r
         /* The common header: "# /path" without a control byte (so without
          * an escape sequence), its path looked at once. */
         if (n > 3 && memcmp(l, "# /", 3) == 0 && !has_control(l + 2, n - 2)) {
-                PathFacts facts;
-
-                if (!is_unit_or_dropin(l + 2, n - 2, &facts))
+                if (!is_unit_or_dropin(l + 2, n - 2, &r->header_facts))
                         return 0;
-                r->header_name = facts.name;
-                r->header_conf = facts.conf;
-                r->header_type = facts.type;
                 *ret_path = l + 2;
                 *ret_len = n - 2;
                 return 1;
@@ -304,12 +291,7 @@ static int classify_header(CatReader *r, const char *l, size_t n, const char **r
 }
 
 static int classify_plain_header(CatReader *r, const char *l, size_t n, const char **ret_path, size_t *ret_len) {
-        PathFacts facts;
-
-        if (n > 3 && memcmp(l, "# /", 3) == 0 && path_is_plausible(l + 2, n - 2, &facts)) {
-                r->header_name = facts.name;
-                r->header_conf = facts.conf;
-                r->header_type = facts.type;
+        if (n > 3 && memcmp(l, "# /", 3) == 0 && path_is_plausible(l + 2, n - 2, &r->header_facts)) {
                 *ret_path = l + 2;
                 *ret_len = n - 2;
                 return 1;
@@ -325,7 +307,7 @@ static int classify_plain_header(CatReader *r, const char *l, size_t n, const ch
 }
 
 /* Keeps the header just classified (its path, NULL for a note, and what
- * the path names, in r->header_name etc.) for the next file. */
+ * the path names, in r->header_facts) for the next file. */
 static int stash_header(CatReader *r, const char *l, size_t n, bool terminated, bool blank_before,
                         const char *path, size_t path_len) {
         /* Blank line, header, terminator, and after its NUL the path: one
@@ -351,9 +333,7 @@ static int stash_header(CatReader *r, const char *l, size_t n, bool terminated, 
                 p[path_len] = '\0';
                 r->next_path = p;
                 r->next_path_len = path_len;
-                r->next_name = r->header_name;
-                r->next_conf = r->header_conf;
-                r->next_type = r->header_type;
+                r->next_facts = r->header_facts;
         }
         r->next_line = r->line;
         r->next_is_note = !path;
@@ -640,9 +620,9 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
         };
         if (ret->path) {
                 ret->path_len = r->next_path_len;
-                ret->name = ret->path + r->next_name;
-                ret->conf = r->next_conf;
-                ret->type = r->next_type;
+                ret->name = ret->path + r->next_facts.name;
+                ret->conf = r->next_facts.conf;
+                ret->type = r->next_facts.type;
         }
         r->next_path = r->next_framing = NULL;
         r->mark = r->pos;

@@ -20,6 +20,14 @@
 
 #define CAT_HEADER_MAX ((size_t) 16384)
 
+/* What a header's path names: its name's offset in it, whether it ends in
+ * ".conf", the unit type of its suffix (not for ".conf"). */
+typedef struct CatPathFacts {
+        size_t name;
+        bool conf;
+        UnitType type;
+} CatPathFacts;
+
 typedef struct CatReader {
         int fd;
         const char *source;    /* name for diagnostics, e.g. "<stdin>" */
@@ -35,14 +43,11 @@ typedef struct CatReader {
 
         bool started, bare, done;
         StrBuf header_path;    /* the path of a header with escapes, without them */
-        size_t header_name;    /* the header last classified: where the name */
-        bool header_conf;      /*   starts in its path, whether the path ends */
-        UnitType header_type;  /*   in ".conf", the type its suffix names */
+        CatPathFacts header_facts; /* of the header last classified */
         char *next_framing;    /* header already read for the next file */
         char *next_path;       /* its path, in next_framing's allocation */
-        size_t next_path_len, next_name;
-        bool next_conf;
-        UnitType next_type;
+        size_t next_path_len;
+        CatPathFacts next_facts;
         unsigned next_line;
         bool next_is_note;
 

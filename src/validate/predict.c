@@ -231,7 +231,7 @@ int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Predi
                 notable += f->n_entries;
         }
 
-/* systemd's checks of the unit as a whole, once no line refused it. */
+        /* systemd's checks of the unit as a whole, once no line refused it. */
         if (!ret->identity.refused) {
                 r = run_unit_checks(g, ret, (const UnitFile **) (block + lay.check_files),
                                     (JudgedFile *) (block + lay.check_judged), &checks_state);

@@ -270,7 +270,6 @@ const bool unit_settings_watched[_DIRECTIVE_NAME_MAX] = {
         [DIRECTIVE_NAME_USBFUNCTIONSTRINGS] = true,
         [DIRECTIVE_NAME_PAMNAME] = true,
         [DIRECTIVE_NAME_KILLMODE] = true,
-        
         [DIRECTIVE_NAME_DYNAMICUSER] = true,
         [DIRECTIVE_NAME_WORKINGDIRECTORY] = true,
         [DIRECTIVE_NAME_ACCEPT] = true,
@@ -367,7 +366,7 @@ int unit_settings_collect(const char *unit_name, UnitType type, const UnitFile *
                         }
                         /* Most lines matter only when they could end the file. */
                         name_id = directive_name_find(e->key);
-                        if (!unit_settings_watches(name_id)) {
+                        if (name_id < 0 || !unit_settings_watched[name_id]) {
                                 const Directive *d = directive_lookup_in(type, section_id, e->key);
 
                                 if (!d || !directive_is_fatal(d, version))
