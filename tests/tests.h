@@ -43,6 +43,21 @@ int tests_failed;
                 }                                                               \
         } while (0)
 
+/* How many rounds a randomized or exhaustive test runs: `full` in the plain
+ * and ASan+UBSan passes, `light` under `meson test --setup valgrind`, which
+ * sets UNITGUARD_TEST_LIGHT. Memcheck looks for memory errors, which a
+ * sample of the same inputs drives along the same paths; the rounds it
+ * skips are the ones that compare answers, done at full count elsewhere. */
+static inline int test_light(void) {
+        const char *e = getenv("UNITGUARD_TEST_LIGHT");
+
+        return e && *e && strcmp(e, "0") != 0;
+}
+
+static inline int test_rounds(int full, int light) {
+        return test_light() ? light : full;
+}
+
 #define CHECK_MEM_EQ(a, alen, b, blen)                                          \
         do {                                                                    \
                 size_t _al = (alen), _bl = (blen);                              \

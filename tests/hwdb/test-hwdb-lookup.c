@@ -100,7 +100,11 @@ TEST(prune_changes_nothing) {
         walk(b, b->root_off, 0, &w, 0);
         CHECK(w.n_keys > 100);
         slow.no_prune = true;
-        for (size_t i = 0; i < w.n_keys; i++) {
+        /* Under valgrind every 16th key, still in order (the fast side
+         * resumes from the previous key's path). */
+        size_t stride = (size_t) test_rounds(1, 16), checked = 0;
+        for (size_t i = 0; i < w.n_keys; i += stride) {
+                checked++;
                 int rf = hwdb_lookup_next(&fast, b, w.keys[i]);
                 int rs = hwdb_lookup(&slow, b, w.keys[i]);
 
@@ -118,8 +122,8 @@ TEST(prune_changes_nothing) {
                                 break;
                         }
         }
-        printf("%s: %zu keys, %zu with properties\n", path, w.n_keys, matched);
-        CHECK(matched > w.n_keys / 2);
+        printf("%s: %zu keys, %zu looked up, %zu with properties\n", path, w.n_keys, checked, matched);
+        CHECK(matched > checked / 2);
         for (size_t i = 0; i < w.n_keys; i++)
                 free(w.keys[i]);
         free(w.keys);
@@ -253,11 +257,15 @@ static size_t prune_random(size_t pad, unsigned seed, int rounds) {
 }
 
 TEST(prune_random_tries) {
-        CHECK(prune_random(0, 3, 200) > 1000);
+        int rounds = test_rounds(200, 40);
+
+        CHECK(prune_random(0, 3, rounds) > (size_t) rounds * 5);
 }
 
 TEST(prune_random_tries_long_keys) {
-        CHECK(prune_random(70, 5, 200) > 1000);
+        int rounds = test_rounds(200, 20);
+
+        CHECK(prune_random(70, 5, rounds) > (size_t) rounds * 5);
 }
 
 TEST(prune_random_tries_word_edges) {

@@ -379,8 +379,9 @@ TEST(random_streams) {
         static const size_t caps[] = { 16, 63, 64, 65, 200, 1 << 20 };
         unsigned seed = 4242;
         StrBuf data = {};
+        int rounds = test_rounds(400, 100);
 
-        for (int round = 0; round < 400 && !tests_failed; round++) {
+        for (int round = 0; round < rounds && !tests_failed; round++) {
                 size_t n, cap;
                 Split s;
 

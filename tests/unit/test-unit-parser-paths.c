@@ -126,7 +126,9 @@ TEST(random_files) {
         unsigned seed = 1234;
         StrBuf data = {};
 
-        for (int round = 0; round < 20000 && !tests_failed; round++) {
+        int rounds = test_rounds(20000, 4000);
+
+        for (int round = 0; round < rounds && !tests_failed; round++) {
                 size_t n;
 
                 strbuf_reset(&data);
