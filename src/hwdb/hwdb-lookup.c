@@ -982,6 +982,7 @@ static int walk(HwdbLookup *l, const HwdbBin *b, uint64_t off, size_t i, const c
                 r = hwdb_bin_node(b, off, &n);
                 if (r < 0)
                         return r;
+                l->walk_last = off;
 
                 /* The node's own bytes must equal the key literally, up to
                  * the first glob byte; from there fnmatch takes over. */
@@ -1052,6 +1053,36 @@ static int walk(HwdbLookup *l, const HwdbBin *b, uint64_t off, size_t i, const c
                 off = step->next;
                 i++;
         }
+}
+
+/* How far ahead of the last node a key's walk read hwdb_lookup_next()
+ * has the file fetched into the cache. Writers store a node's children
+ * before it, depth first, in edge order: the nodes sorted keys walk lie in
+ * file order, and those a key reads that the key before did not lie
+ * mostly just after where the key before ended. Keys from the real
+ * patterns of systemd's hwdb, 64-byte lines of nodes and child arrays
+ * (from a trace): 88% of them lie within 2 KiB after the node the key
+ * before ended at, 95% within 4 KiB, 98% within 8 KiB. As the window moves
+ * on, 8 KiB cost 21 prefetches per key (4 KiB: 18), and ran 3% faster than
+ * 4 KiB and as fast as 16 KiB (CPU time, 21 alternating runs). */
+#define AHEAD_WINDOW 8192u
+
+/* Asks for the file from node off to AHEAD_WINDOW after it, without the
+ * lines asked for already: a window that moves forward fetches only what
+ * it gained. After a jump back (a new run of sorted keys) it starts over;
+ * a small step back asks for nothing. Prefetches do not fault, but stay
+ * inside the file all the same. */
+static void fetch_ahead(HwdbLookup *l, const HwdbBin *b, uint64_t off) {
+        uint64_t from = off & ~UINT64_C(63), to = MIN(off + AHEAD_WINDOW, (uint64_t) b->size);
+
+        if (l->ahead > to) {
+                if (l->ahead - to <= 2 * AHEAD_WINDOW)
+                        return;
+        } else if (l->ahead > from)
+                from = l->ahead;
+        for (; from < to; from += 64)
+                __builtin_prefetch(b->data + from);
+        l->ahead = to;
 }
 
 /* How a key goes on from the last key's path (lookup()). */
@@ -1191,9 +1222,12 @@ static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) 
         l->n_path = resume == RESUME_NO_CHILD ? d - 1 : d;
 
         if (resume != RESUME_NO_CHILD) {
+                l->walk_last = off;
                 r = walk(l, b, off, i, key);
                 if (r < 0)
                         return r;
+                if (reuse)
+                        fetch_ahead(l, b, l->walk_last);
         }
 
         r = RESERVE(l->path_key, l->path_key_allocated, key_len + 1);

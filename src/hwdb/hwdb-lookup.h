@@ -64,6 +64,8 @@ typedef struct HwdbLookup {
         char *path_key;
         size_t path_key_len, path_key_allocated;
         const HwdbBin *path_db; /* NULL: no usable path */
+        uint64_t walk_last;     /* the last node the literal walk read */
+        uint64_t ahead;         /* hwdb_lookup_next(): fetched up to here */
 } HwdbLookup;
 
 void hwdb_lookup_done(HwdbLookup *l);
