@@ -913,15 +913,13 @@ done:
         return r;
 }
 
-/* Every node below one glob start that matches the rest of the key, from
- * key position pos on, adds its values: children in edge order first, then
- * the node itself. */
-static int glob_scan(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_t off, int edge,
-                     size_t skip, const char *key, size_t pos) {
+/* glob_scan() below a glob start with children. Not inlined: with the
+ * lean scans in it, entering it saves and restores many registers, which
+ * the far more common leaves should not pay for. */
+static __attribute__((noinline)) int glob_scan_tree(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n,
+                                                    uint64_t off, int edge, size_t skip, const char *key,
+                                                    size_t pos) {
         int r;
-
-        if (n->n_children == 0 && !l->no_prune)
-                return glob_leaf(l, b, n, edge, skip, key, pos);
 
         if (!l->glob_ready) {
                 r = hwdb_glob_key_init(l->glob, key, l->key_len);
@@ -940,6 +938,16 @@ static int glob_scan(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_
         }
         l->pattern_len = 0;
         return glob_scan_general(l, b, n, off, edge, skip, key, pos);
+}
+
+/* Every node below one glob start that matches the rest of the key, from
+ * key position pos on, adds its values: children in edge order first, then
+ * the node itself. */
+static inline int glob_scan(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_t off, int edge,
+                            size_t skip, const char *key, size_t pos) {
+        if (n->n_children == 0 && !l->no_prune)
+                return glob_leaf(l, b, n, edge, skip, key, pos);
+        return glob_scan_tree(l, b, n, off, edge, skip, key, pos);
 }
 
 /* The edge bytes that start a glob subtree. */
@@ -1080,6 +1088,14 @@ static void fetch_ahead(HwdbLookup *l, const HwdbBin *b, uint64_t off) {
                         return;
         } else if (l->ahead > from)
                 from = l->ahead;
+        /* Four lines a round: the loop's own instructions cost more than
+         * the prefetches. */
+        for (; from + 256 <= to; from += 256) {
+                __builtin_prefetch(b->data + from);
+                __builtin_prefetch(b->data + from + 64);
+                __builtin_prefetch(b->data + from + 128);
+                __builtin_prefetch(b->data + from + 192);
+        }
         for (; from < to; from += 64)
                 __builtin_prefetch(b->data + from);
         l->ahead = to;
@@ -1198,21 +1214,28 @@ static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) 
                 } else
                         while (same < max && l->path_key[same] == key[same])
                                 same++;
-                while (shared < l->n_path && l->path[shared].end < same)
-                        shared++;
-                if (shared < l->n_path && l->path[shared].end == same && same < key_len) {
-                        resume = resume_child(b, &l->path[shared], (uint8_t) key[same]);
-                        /* The level's glob scans run with the others. */
-                        if (resume != RESUME_NONE)
-                                shared++;
-                }
-                for (; d < shared; d++) {
-                        if (l->path[d].n_globs == 0)
+                /* The levels the key passes in full, their scans in
+                 * order, in the same pass that finds them. */
+                for (; shared < l->n_path && l->path[shared].end < same; shared++) {
+                        if (l->path[shared].n_globs == 0)
                                 continue;
-                        r = glob_scans(l, b, &l->path[d], key);
+                        r = glob_scans(l, b, &l->path[shared], key);
                         if (r < 0)
                                 return r;
                 }
+                if (shared < l->n_path && l->path[shared].end == same && same < key_len) {
+                        resume = resume_child(b, &l->path[shared], (uint8_t) key[same]);
+                        /* The level's glob scans run after the others. */
+                        if (resume != RESUME_NONE) {
+                                if (l->path[shared].n_globs > 0) {
+                                        r = glob_scans(l, b, &l->path[shared], key);
+                                        if (r < 0)
+                                                return r;
+                                }
+                                shared++;
+                        }
+                }
+                d = shared;
                 if (d > 0) {
                         off = l->path[d - 1].next;
                         i = l->path[d - 1].end + 1;
