@@ -456,11 +456,22 @@ static bool input_ready(int fd) {
 #define KEY_BUFFER_SIZE (1u << 18)
 #define KEY_READ_MIN (1u << 16)         /* less room than this: answer first */
 #define PENDING_MAX_LINES 16384u
+
+/* Where the first NUL byte in buf[from, len) is, or len. */
+static size_t next_nul(const char *buf, size_t from, size_t len) {
+        const char *z = memchr(buf + from, '\0', len - from);
+
+        return z ? (size_t) (z - buf) : len;
+}
+
 static int query_stream(Out *o, HwdbLookup *l, HwdbBin *db, const char *what, int fd,
                         size_t *n_refused) {
         _cleanup_(pending_done) Pending p = { .o = o, .l = l, .db = db, .what = what };
         _cleanup_free_ char *buf = NULL;
         size_t start = 0, scan = 0, len = 0;    /* line at start, no LF in [start, scan) */
+        /* The first NUL byte at or after scan, len if none: looked for once
+         * per read rather than once per line (keys hold none). */
+        size_t nul = 0;
         unsigned long long line = 1;
         bool too_long = false, has_nul = false, eof = false;
         int r;
@@ -481,10 +492,12 @@ static int query_stream(Out *o, HwdbLookup *l, HwdbBin *db, const char *what, in
                         if (!too_long) {
                                 if (end - start > HWDB_KEY_MAX)
                                         too_long = true;
-                                else if (!has_nul && memchr(buf + scan, '\0', end - scan))
+                                else if (nul < end)
                                         has_nul = true;
                         }
                         scan = end;
+                        if (nul < scan)
+                                nul = next_nul(buf, scan, len);
                         if (too_long)
                                 start = end;    /* nothing of it is kept */
                         if (!nl)
@@ -495,6 +508,8 @@ static int query_stream(Out *o, HwdbLookup *l, HwdbBin *db, const char *what, in
                         if (r < 0)
                                 return r;
                         start = scan = end + 1;
+                        if (nul < scan)
+                                nul = next_nul(buf, scan, len);
                         line++;
                         too_long = has_nul = false;
                 }
@@ -510,6 +525,7 @@ static int query_stream(Out *o, HwdbLookup *l, HwdbBin *db, const char *what, in
                         memmove(buf, buf + start, len - start);
                         len -= start;
                         scan -= start;
+                        nul -= start;
                         start = 0;
 
                         r = out_flush(o);
@@ -520,7 +536,11 @@ static int query_stream(Out *o, HwdbLookup *l, HwdbBin *db, const char *what, in
                         ssize_t n = read(fd, buf + len, KEY_BUFFER_SIZE - 1 - len);
 
                         if (n >= 0) {
+                                size_t old = len;
+
                                 len += (size_t) n;
+                                if (nul == old)
+                                        nul = next_nul(buf, old, len);
                                 eof = n == 0;
                                 break;
                         }

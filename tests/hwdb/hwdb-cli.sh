@@ -203,6 +203,69 @@ grep_err "^<stdin>:3: error: key is longer than 16383 bytes"
 grep_err "^<stdin>:6: error: key contains a NUL byte"
 [ "$(wc -l < "$tmp/err")" -eq 2 ] && echo "ok   one error per refused line" ||
         { echo "FAIL stderr:"; head -c 300 "$tmp/err"; fail=1; }
+# NUL bytes anywhere in a line (first, last, middle byte, whole line, an
+# over-long line), in lines that straddle the reads of a pipe fed in uneven
+# pieces, and in a file: exactly those lines are refused, in step with the
+# others.
+python3 - "$ug" "$tmp/root" "$tmp/nulkeys" <<'PY'
+import random, subprocess, sys, threading
+ug, root, path = sys.argv[1:4]
+rnd = random.Random(7)
+lines, want_out, want_err = [], [], []
+for i in range(1, 14001):
+        kind = rnd.randrange(12)
+        if i % 4000 == 0:
+                # over-long, NUL bytes in what is dropped of it
+                body = (b"\0" + b"x" * 999) * 300
+                want_out.append(b"\n")
+                want_err.append(b"<stdin>:%d: error: key is longer than 16383 bytes; skipped" % i)
+        elif kind == 0:
+                body = bytearray(b"d:dup" if rnd.randrange(2) else b"n" * rnd.randrange(1, 60))
+                body[rnd.choice([0, len(body) - 1, len(body) // 2])] = 0
+                body = bytes(body) if rnd.randrange(8) else b"\0" * rnd.randrange(1, 4)
+                want_out.append(b"\n")
+                want_err.append(b"<stdin>:%d: error: key contains a NUL byte; skipped" % i)
+        elif kind < 6:
+                body = b"d:dup"
+                want_out.append(b"K=second\n\n")
+        else:
+                body = b"n" * rnd.randrange(1, 60)
+                want_out.append(b"\n")
+        lines.append(body)
+data = b"\n".join(lines) + b"\n"
+open(path, "wb").write(data)
+ok = True
+for how in ("pipe", "file"):
+        if how == "pipe":
+                p = subprocess.Popen([ug, "hwdb", "query", "--stdin", "--root", root], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                def feed():
+                        at = 0
+                        while at < len(data):
+                                n = rnd.randrange(1, 70000)
+                                p.stdin.write(data[at:at + n])
+                                p.stdin.flush()
+                                at += n
+                        p.stdin.close()
+                t = threading.Thread(target=feed)
+                t.start()
+                out, err = p.stdout.read(), p.stderr.read()
+                t.join()
+                p.wait()
+        else:
+                with open(path, "rb") as f:
+                        p = subprocess.run([ug, "hwdb", "query", "--stdin", "--root", root], stdin=f,
+                                           capture_output=True)
+                out, err = p.stdout, p.stderr
+        if p.returncode != 1 or out != b"".join(want_out) or err.splitlines() != want_err:
+                print("FAIL NUL bytes in --stdin lines (%s): exit %d, %d of %d errors"
+                      % (how, p.returncode, len(err.splitlines()), len(want_err)))
+                ok = False
+if ok:
+        print("ok   NUL bytes in %d of 14000 --stdin lines, by pipe and by file" % len(want_err))
+sys.exit(0 if ok else 1)
+PY
+[ $? = 0 ] || fail=1
 { printf 'd:dup\n'; python3 -c 'print("y" * 20000, end="")'; } > "$tmp/longlast"
 expect "over-long last line without a line feed" 1 \
         sh -c '"$1" hwdb query --stdin --root "$2" < "$3"' sh "$ug" "$tmp/root" "$tmp/longlast"
