@@ -1157,9 +1157,9 @@ static int resume_child(const HwdbBin *b, HwdbPathStep *step, uint8_t kc) {
         return r;
 }
 
-static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) {
+static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, size_t key_len, bool reuse) {
         uint64_t off = b->root_off;
-        size_t i = 0, d = 0, key_len, same = 0;
+        size_t i = 0, d = 0, same = 0;
         int resume = RESUME_NONE;
         int r;
 
@@ -1175,7 +1175,6 @@ static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) 
                 if (!l->glob)
                         return -ENOMEM;
         }
-        key_len = strlen(key);
         /* The matcher is set up by the first glob scan: a key whose walk
          * meets no glob does without. */
         l->key_len = key_len;
@@ -1263,9 +1262,13 @@ static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) 
 }
 
 int hwdb_lookup(HwdbLookup *l, const HwdbBin *b, const char *key) {
-        return lookup(l, b, key, false);
+        return lookup(l, b, key, key ? strlen(key) : 0, false);
 }
 
 int hwdb_lookup_next(HwdbLookup *l, const HwdbBin *b, const char *key) {
-        return lookup(l, b, key, true);
+        return lookup(l, b, key, key ? strlen(key) : 0, true);
+}
+
+int hwdb_lookup_next_len(HwdbLookup *l, const HwdbBin *b, const char *key, size_t len) {
+        return lookup(l, b, key, len, true);
 }
