@@ -190,7 +190,7 @@ static int parse_args(int argc, char **argv, const char *verb, const char *allow
         return 1;
 }
 
-static void print_property(Out *o, const char *key, const char *value) {
+static inline void print_property(Out *o, const char *key, const char *value) {
         size_t kl = strlen(key), vl = strlen(value);
 
         /* Room for the whole line (the usual case): one check, the two

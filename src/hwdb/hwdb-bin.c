@@ -348,10 +348,6 @@ int hwdb_bin_find_child(const HwdbBin *b, const HwdbNode *n, uint8_t c, uint64_t
         return -ENOENT;
 }
 
-const uint8_t *hwdb_bin_value_entry(const HwdbBin *b, const HwdbNode *n, uint64_t i) {
-        return b->data + n->values_off + i * b->value_size;
-}
-
 /* A node is "seen" when its offset is marked in a bitmap indexed by offset;
  * a second visit means a cycle or a shared subtree. */
 int hwdb_bin_verify(const HwdbBin *b, const char **ret_reason) {

@@ -161,7 +161,9 @@ static inline void hwdb_bin_child(const HwdbBin *b, const HwdbNode *n, unsigned 
 /* Binary search for the child with edge byte c; 0 if found, -ENOENT if not. */
 int hwdb_bin_find_child(const HwdbBin *b, const HwdbNode *n, uint8_t c, uint64_t *ret_off);
 /* Raw pointer to the i-th value entry of a validated node (i < n_values). */
-const uint8_t *hwdb_bin_value_entry(const HwdbBin *b, const HwdbNode *n, uint64_t i);
+static inline const uint8_t *hwdb_bin_value_entry(const HwdbBin *b, const HwdbNode *n, uint64_t i) {
+        return b->data + n->values_off + i * b->value_size;
+}
 
 /* Walks the whole trie once and checks every node, string and edge, that
  * every edge leads to a lower offset and that no node is reached twice (no
