@@ -65,6 +65,7 @@ struct HwdbPathStep {
         size_t end;             /* key position after the node's prefix */
         uint8_t n_globs;
         uint8_t n_decoded;
+        bool ordered;           /* children [0, next_i] known to ascend */
         uint8_t glob_c[3];
         unsigned n_children;
         unsigned next_i;        /* next's place in the child array */
@@ -1014,6 +1015,7 @@ static int walk(HwdbLookup *l, const HwdbBin *b, uint64_t off, size_t i, const c
                 step->children_off = n.children_off;
                 step->n_children = n.n_children;
                 step->n_globs = step->n_decoded = 0;
+                step->ordered = false;
 
                 /* One pass over the sorted child array finds the glob
                  * children ('*' < '?' < '[') and the key byte's child. */
@@ -1125,11 +1127,20 @@ static int resume_child(const HwdbBin *b, HwdbPathStep *step, uint8_t kc) {
         uint64_t next = 0;
         unsigned next_i = 0;
 
-        /* The entries the last key read, in order? */
-        for (unsigned c = 0; c <= step->next_i; c++, e += b->child_size) {
-                if (e[HWDB_CHILD_C] <= prev)
-                        return RESUME_NONE;
+        /* The entries the last key read, in order? Checked once per level:
+         * a resume checks the entries it reads on, so the next key that
+         * resumes here need not check them again. */
+        if (step->ordered) {
+                e += (uint64_t) step->next_i * b->child_size;
                 prev = e[HWDB_CHILD_C];
+                e += b->child_size;
+        } else {
+                for (unsigned c = 0; c <= step->next_i; c++, e += b->child_size) {
+                        if (e[HWDB_CHILD_C] <= prev)
+                                return RESUME_NONE;
+                        prev = e[HWDB_CHILD_C];
+                }
+                step->ordered = true;
         }
         if (prev >= kc)
                 return RESUME_NONE;
