@@ -236,7 +236,7 @@ int hwdb_batch_lookup(HwdbBatch *t, HwdbLookup *l, const HwdbBin *b) {
                         t->count[k->index] = t->count[k[-1].index];
                         continue;
                 }
-                n = hwdb_lookup_next(l, b, key);
+                n = hwdb_lookup_next_len(l, b, key, k->len);
                 if (n < 0)
                         return n;
                 if ((size_t) n > HWDB_BATCH_MAX_PROPS - t->n_props)
@@ -250,11 +250,6 @@ int hwdb_batch_lookup(HwdbBatch *t, HwdbLookup *l, const HwdbBin *b) {
                         t->props[t->n_props++] = (HwdbBatchProp) { l->props[p].key, l->props[p].value };
         }
         return 0;
-}
-
-size_t hwdb_batch_answer(const HwdbBatch *t, size_t i, const HwdbBatchProp **ret) {
-        *ret = t->props + t->first[i];
-        return t->count[i];
 }
 
 const char *hwdb_batch_lookup_order(const HwdbBatch *t, size_t i) {

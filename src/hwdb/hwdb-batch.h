@@ -58,8 +58,12 @@ int hwdb_batch_add(HwdbBatch *t, const char *key, size_t len);
  * then no answer is valid. */
 int hwdb_batch_lookup(HwdbBatch *t, HwdbLookup *l, const HwdbBin *b);
 
-/* The answer of the i-th key added, after hwdb_batch_lookup(). */
-size_t hwdb_batch_answer(const HwdbBatch *t, size_t i, const HwdbBatchProp **ret);
+/* The answer of the i-th key added, after hwdb_batch_lookup(). Inline:
+ * printing asks for every answer twice (once to prefetch it). */
+static inline size_t hwdb_batch_answer(const HwdbBatch *t, size_t i, const HwdbBatchProp **ret) {
+        *ret = t->props + t->first[i];
+        return t->count[i];
+}
 
 /* The i-th key in the order hwdb_batch_lookup() looked them up: strcmp
  * order (for tests). */

@@ -138,16 +138,125 @@ int hwdb_bin_open(const char *path, HwdbBin **ret, const char **ret_reason) {
          * mapping's extra byte above still ends the strings. */
         if (r >= 0 && pread(fd, &last, 1, (off_t) size - 1) != 1)
                 last = 1;       /* then every string is checked */
-        close(fd);
-        if (r < 0)
+        if (r < 0) {
+                close(fd);
                 return r;
+        }
 
         r = bin_new(map, (size_t) size, last == 0, ret, ret_reason);
         if (r < 0) {
                 munmap(map, map_size);
+                close(fd);
                 return r;
         }
+        /* Kept for hwdb_bin_make_private(). */
+        (*ret)->map_fd = fd;
+        (*ret)->file_mapped = true;
         (*ret)->map_size = map_size;
+        return 0;
+}
+
+#define HUGE_PAGE_SIZE ((size_t) 2 << 20)
+
+/* Whether madvise(MADV_HUGEPAGE) can give a process transparent huge
+ * pages: "always" or "madvise" is the one in brackets. */
+static bool thp_enabled(void) {
+        char buf[128] = {};
+        ssize_t n;
+        int fd;
+
+        fd = open("/sys/kernel/mm/transparent_hugepage/enabled", O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return false;
+        n = read(fd, buf, sizeof(buf) - 1);
+        close(fd);
+        return n > 0 && (strstr(buf, "[always]") || strstr(buf, "[madvise]"));
+}
+
+/* The kB of anonymous memory in huge pages the process has, or -1. */
+static long anon_huge_kb(void) {
+        char buf[2048] = {};
+        const char *p;
+        size_t len = 0;
+        ssize_t n;
+        int fd;
+
+        fd = open("/proc/self/smaps_rollup", O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return -1;
+        while (len < sizeof(buf) - 1 && (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+                len += (size_t) n;
+        close(fd);
+        p = strstr(buf, "\nAnonHugePages:");
+        return p ? strtol(p + strlen("\nAnonHugePages:"), NULL, 10) : -1;
+}
+
+/* Fresh anonymous memory of size bytes (a multiple of HUGE_PAGE_SIZE) that
+ * starts on a huge page boundary, or NULL. */
+static uint8_t *huge_alloc(size_t size) {
+        uint8_t *m, *start;
+        size_t head;
+
+        m = mmap(NULL, size + HUGE_PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED)
+                return NULL;
+        start = (uint8_t *) (((uintptr_t) m + HUGE_PAGE_SIZE - 1) & ~(uintptr_t) (HUGE_PAGE_SIZE - 1));
+        head = (size_t) (start - m);
+        if (head > 0)
+                munmap(m, head);
+        munmap(start + size, HUGE_PAGE_SIZE - head);
+        return start;
+}
+
+int hwdb_bin_make_private(HwdbBin *b, bool huge_only) {
+        HwdbBin copy = {};
+        size_t alloc, len = 0;
+        long before, after;
+        uint8_t *m;
+
+        if (!b->file_mapped || (huge_only && !thp_enabled()))
+                return 0;
+        /* One zero byte after the file, as the mapping has. */
+        alloc = (b->size + 1 + HUGE_PAGE_SIZE - 1) & ~(HUGE_PAGE_SIZE - 1);
+        m = huge_alloc(alloc);
+        if (!m)
+                return 0;
+        /* Huge pages are granted only if the kernel finds free 2 MiB
+         * blocks: the first page, touched, tells. */
+        before = huge_only ? anon_huge_kb() : 0;
+        if (madvise(m, alloc, MADV_HUGEPAGE) < 0 && huge_only)
+                goto fail;
+        m[0] = 1;
+        after = huge_only ? anon_huge_kb() : 0;
+        if (before < 0 || after < before + (huge_only ? (long) (HUGE_PAGE_SIZE / 1024) : 0))
+                goto fail;
+
+        while (len < b->size) {
+                ssize_t n = pread(b->map_fd, m + len, b->size - len, (off_t) len);
+
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n <= 0)
+                        goto fail;      /* shrunk since it was opened */
+                len += (size_t) n;
+        }
+        /* What was read is checked as at opening: the file may have been
+         * rewritten in place meanwhile. */
+        copy.data = m;
+        copy.size = b->size;
+        copy.nul_terminated = m[b->size - 1] == 0;
+        if (check_header(&copy, NULL) < 0)
+                goto fail;
+
+        munmap((void *) b->data, b->map_size);
+        close(b->map_fd);
+        copy.map_size = alloc;
+        copy.map_fd = -1;
+        *b = copy;
+        return 1;
+
+fail:
+        munmap(m, alloc);
         return 0;
 }
 
@@ -200,6 +309,8 @@ HwdbBin *hwdb_bin_free(HwdbBin *b) {
                 return NULL;
         if (b->map_size > 0)
                 munmap((void *) b->data, b->map_size);
+        if (b->file_mapped)
+                close(b->map_fd);
         free(b->owned);
         free(b);
         return NULL;
@@ -235,10 +346,6 @@ int hwdb_bin_find_child(const HwdbBin *b, const HwdbNode *n, uint8_t c, uint64_t
                         hi = mid;
         }
         return -ENOENT;
-}
-
-const uint8_t *hwdb_bin_value_entry(const HwdbBin *b, const HwdbNode *n, uint64_t i) {
-        return b->data + n->values_off + i * b->value_size;
 }
 
 /* A node is "seen" when its offset is marked in a bitmap indexed by offset;

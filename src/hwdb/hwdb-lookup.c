@@ -65,6 +65,7 @@ struct HwdbPathStep {
         size_t end;             /* key position after the node's prefix */
         uint8_t n_globs;
         uint8_t n_decoded;
+        bool ordered;           /* children [0, next_i] known to ascend */
         uint8_t glob_c[3];
         unsigned n_children;
         unsigned next_i;        /* next's place in the child array */
@@ -913,15 +914,13 @@ done:
         return r;
 }
 
-/* Every node below one glob start that matches the rest of the key, from
- * key position pos on, adds its values: children in edge order first, then
- * the node itself. */
-static int glob_scan(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_t off, int edge,
-                     size_t skip, const char *key, size_t pos) {
+/* glob_scan() below a glob start with children. Not inlined: with the
+ * lean scans in it, entering it saves and restores many registers, which
+ * the far more common leaves should not pay for. */
+static __attribute__((noinline)) int glob_scan_tree(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n,
+                                                    uint64_t off, int edge, size_t skip, const char *key,
+                                                    size_t pos) {
         int r;
-
-        if (n->n_children == 0 && !l->no_prune)
-                return glob_leaf(l, b, n, edge, skip, key, pos);
 
         if (!l->glob_ready) {
                 r = hwdb_glob_key_init(l->glob, key, l->key_len);
@@ -940,6 +939,16 @@ static int glob_scan(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_
         }
         l->pattern_len = 0;
         return glob_scan_general(l, b, n, off, edge, skip, key, pos);
+}
+
+/* Every node below one glob start that matches the rest of the key, from
+ * key position pos on, adds its values: children in edge order first, then
+ * the node itself. */
+static inline int glob_scan(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_t off, int edge,
+                            size_t skip, const char *key, size_t pos) {
+        if (n->n_children == 0 && !l->no_prune)
+                return glob_leaf(l, b, n, edge, skip, key, pos);
+        return glob_scan_tree(l, b, n, off, edge, skip, key, pos);
 }
 
 /* The edge bytes that start a glob subtree. */
@@ -982,6 +991,7 @@ static int walk(HwdbLookup *l, const HwdbBin *b, uint64_t off, size_t i, const c
                 r = hwdb_bin_node(b, off, &n);
                 if (r < 0)
                         return r;
+                l->walk_last = off;
 
                 /* The node's own bytes must equal the key literally, up to
                  * the first glob byte; from there fnmatch takes over. */
@@ -1005,6 +1015,7 @@ static int walk(HwdbLookup *l, const HwdbBin *b, uint64_t off, size_t i, const c
                 step->children_off = n.children_off;
                 step->n_children = n.n_children;
                 step->n_globs = step->n_decoded = 0;
+                step->ordered = false;
 
                 /* One pass over the sorted child array finds the glob
                  * children ('*' < '?' < '[') and the key byte's child. */
@@ -1054,6 +1065,44 @@ static int walk(HwdbLookup *l, const HwdbBin *b, uint64_t off, size_t i, const c
         }
 }
 
+/* How far ahead of the last node a key's walk read hwdb_lookup_next()
+ * has the file fetched into the cache. Writers store a node's children
+ * before it, depth first, in edge order: the nodes sorted keys walk lie in
+ * file order, and those a key reads that the key before did not lie
+ * mostly just after where the key before ended. Keys from the real
+ * patterns of systemd's hwdb, 64-byte lines of nodes and child arrays
+ * (from a trace): 88% of them lie within 2 KiB after the node the key
+ * before ended at, 95% within 4 KiB, 98% within 8 KiB. As the window moves
+ * on, 8 KiB cost 21 prefetches per key (4 KiB: 18), and ran 3% faster than
+ * 4 KiB and as fast as 16 KiB (CPU time, 21 alternating runs). */
+#define AHEAD_WINDOW 8192u
+
+/* Asks for the file from node off to AHEAD_WINDOW after it, without the
+ * lines asked for already: a window that moves forward fetches only what
+ * it gained. After a jump back (a new run of sorted keys) it starts over;
+ * a small step back asks for nothing. Prefetches do not fault, but stay
+ * inside the file all the same. */
+static void fetch_ahead(HwdbLookup *l, const HwdbBin *b, uint64_t off) {
+        uint64_t from = off & ~UINT64_C(63), to = MIN(off + AHEAD_WINDOW, (uint64_t) b->size);
+
+        if (l->ahead > to) {
+                if (l->ahead - to <= 2 * AHEAD_WINDOW)
+                        return;
+        } else if (l->ahead > from)
+                from = l->ahead;
+        /* Four lines a round: the loop's own instructions cost more than
+         * the prefetches. */
+        for (; from + 256 <= to; from += 256) {
+                __builtin_prefetch(b->data + from);
+                __builtin_prefetch(b->data + from + 64);
+                __builtin_prefetch(b->data + from + 128);
+                __builtin_prefetch(b->data + from + 192);
+        }
+        for (; from < to; from += 64)
+                __builtin_prefetch(b->data + from);
+        l->ahead = to;
+}
+
 /* How a key goes on from the last key's path (lookup()). */
 enum {
         RESUME_NONE,            /* by walking from the node where it leaves */
@@ -1078,11 +1127,20 @@ static int resume_child(const HwdbBin *b, HwdbPathStep *step, uint8_t kc) {
         uint64_t next = 0;
         unsigned next_i = 0;
 
-        /* The entries the last key read, in order? */
-        for (unsigned c = 0; c <= step->next_i; c++, e += b->child_size) {
-                if (e[HWDB_CHILD_C] <= prev)
-                        return RESUME_NONE;
+        /* The entries the last key read, in order? Checked once per level:
+         * a resume checks the entries it reads on, so the next key that
+         * resumes here need not check them again. */
+        if (step->ordered) {
+                e += (uint64_t) step->next_i * b->child_size;
                 prev = e[HWDB_CHILD_C];
+                e += b->child_size;
+        } else {
+                for (unsigned c = 0; c <= step->next_i; c++, e += b->child_size) {
+                        if (e[HWDB_CHILD_C] <= prev)
+                                return RESUME_NONE;
+                        prev = e[HWDB_CHILD_C];
+                }
+                step->ordered = true;
         }
         if (prev >= kc)
                 return RESUME_NONE;
@@ -1110,9 +1168,9 @@ static int resume_child(const HwdbBin *b, HwdbPathStep *step, uint8_t kc) {
         return r;
 }
 
-static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) {
+static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, size_t key_len, bool reuse) {
         uint64_t off = b->root_off;
-        size_t i = 0, d = 0, key_len, same = 0;
+        size_t i = 0, d = 0, same = 0;
         int resume = RESUME_NONE;
         int r;
 
@@ -1128,7 +1186,6 @@ static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) 
                 if (!l->glob)
                         return -ENOMEM;
         }
-        key_len = strlen(key);
         /* The matcher is set up by the first glob scan: a key whose walk
          * meets no glob does without. */
         l->key_len = key_len;
@@ -1167,21 +1224,28 @@ static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) 
                 } else
                         while (same < max && l->path_key[same] == key[same])
                                 same++;
-                while (shared < l->n_path && l->path[shared].end < same)
-                        shared++;
-                if (shared < l->n_path && l->path[shared].end == same && same < key_len) {
-                        resume = resume_child(b, &l->path[shared], (uint8_t) key[same]);
-                        /* The level's glob scans run with the others. */
-                        if (resume != RESUME_NONE)
-                                shared++;
-                }
-                for (; d < shared; d++) {
-                        if (l->path[d].n_globs == 0)
+                /* The levels the key passes in full, their scans in
+                 * order, in the same pass that finds them. */
+                for (; shared < l->n_path && l->path[shared].end < same; shared++) {
+                        if (l->path[shared].n_globs == 0)
                                 continue;
-                        r = glob_scans(l, b, &l->path[d], key);
+                        r = glob_scans(l, b, &l->path[shared], key);
                         if (r < 0)
                                 return r;
                 }
+                if (shared < l->n_path && l->path[shared].end == same && same < key_len) {
+                        resume = resume_child(b, &l->path[shared], (uint8_t) key[same]);
+                        /* The level's glob scans run after the others. */
+                        if (resume != RESUME_NONE) {
+                                if (l->path[shared].n_globs > 0) {
+                                        r = glob_scans(l, b, &l->path[shared], key);
+                                        if (r < 0)
+                                                return r;
+                                }
+                                shared++;
+                        }
+                }
+                d = shared;
                 if (d > 0) {
                         off = l->path[d - 1].next;
                         i = l->path[d - 1].end + 1;
@@ -1191,9 +1255,12 @@ static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) 
         l->n_path = resume == RESUME_NO_CHILD ? d - 1 : d;
 
         if (resume != RESUME_NO_CHILD) {
+                l->walk_last = off;
                 r = walk(l, b, off, i, key);
                 if (r < 0)
                         return r;
+                if (reuse)
+                        fetch_ahead(l, b, l->walk_last);
         }
 
         r = RESERVE(l->path_key, l->path_key_allocated, key_len + 1);
@@ -1206,9 +1273,13 @@ static int lookup(HwdbLookup *l, const HwdbBin *b, const char *key, bool reuse) 
 }
 
 int hwdb_lookup(HwdbLookup *l, const HwdbBin *b, const char *key) {
-        return lookup(l, b, key, false);
+        return lookup(l, b, key, key ? strlen(key) : 0, false);
 }
 
 int hwdb_lookup_next(HwdbLookup *l, const HwdbBin *b, const char *key) {
-        return lookup(l, b, key, true);
+        return lookup(l, b, key, key ? strlen(key) : 0, true);
+}
+
+int hwdb_lookup_next_len(HwdbLookup *l, const HwdbBin *b, const char *key, size_t len) {
+        return lookup(l, b, key, len, true);
 }

@@ -64,6 +64,8 @@ typedef struct HwdbLookup {
         char *path_key;
         size_t path_key_len, path_key_allocated;
         const HwdbBin *path_db; /* NULL: no usable path */
+        uint64_t walk_last;     /* the last node the literal walk read */
+        uint64_t ahead;         /* hwdb_lookup_next(): fetched up to here */
 } HwdbLookup;
 
 void hwdb_lookup_done(HwdbLookup *l);
@@ -86,3 +88,6 @@ int hwdb_lookup(HwdbLookup *l, const HwdbBin *b, const char *key);
  * keys come sorted: neighbours then share most of their path. After a
  * failed or abandoned (SIGBUS) lookup this falls back to a full walk. */
 int hwdb_lookup_next(HwdbLookup *l, const HwdbBin *b, const char *key);
+/* The same for a key of len bytes (strlen(key) == len), as a batch knows
+ * them. */
+int hwdb_lookup_next_len(HwdbLookup *l, const HwdbBin *b, const char *key, size_t len);

@@ -203,6 +203,69 @@ grep_err "^<stdin>:3: error: key is longer than 16383 bytes"
 grep_err "^<stdin>:6: error: key contains a NUL byte"
 [ "$(wc -l < "$tmp/err")" -eq 2 ] && echo "ok   one error per refused line" ||
         { echo "FAIL stderr:"; head -c 300 "$tmp/err"; fail=1; }
+# NUL bytes anywhere in a line (first, last, middle byte, whole line, an
+# over-long line), in lines that straddle the reads of a pipe fed in uneven
+# pieces, and in a file: exactly those lines are refused, in step with the
+# others.
+python3 - "$ug" "$tmp/root" "$tmp/nulkeys" <<'PY'
+import random, subprocess, sys, threading
+ug, root, path = sys.argv[1:4]
+rnd = random.Random(7)
+lines, want_out, want_err = [], [], []
+for i in range(1, 14001):
+        kind = rnd.randrange(12)
+        if i % 4000 == 0:
+                # over-long, NUL bytes in what is dropped of it
+                body = (b"\0" + b"x" * 999) * 300
+                want_out.append(b"\n")
+                want_err.append(b"<stdin>:%d: error: key is longer than 16383 bytes; skipped" % i)
+        elif kind == 0:
+                body = bytearray(b"d:dup" if rnd.randrange(2) else b"n" * rnd.randrange(1, 60))
+                body[rnd.choice([0, len(body) - 1, len(body) // 2])] = 0
+                body = bytes(body) if rnd.randrange(8) else b"\0" * rnd.randrange(1, 4)
+                want_out.append(b"\n")
+                want_err.append(b"<stdin>:%d: error: key contains a NUL byte; skipped" % i)
+        elif kind < 6:
+                body = b"d:dup"
+                want_out.append(b"K=second\n\n")
+        else:
+                body = b"n" * rnd.randrange(1, 60)
+                want_out.append(b"\n")
+        lines.append(body)
+data = b"\n".join(lines) + b"\n"
+open(path, "wb").write(data)
+ok = True
+for how in ("pipe", "file"):
+        if how == "pipe":
+                p = subprocess.Popen([ug, "hwdb", "query", "--stdin", "--root", root], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                def feed():
+                        at = 0
+                        while at < len(data):
+                                n = rnd.randrange(1, 70000)
+                                p.stdin.write(data[at:at + n])
+                                p.stdin.flush()
+                                at += n
+                        p.stdin.close()
+                t = threading.Thread(target=feed)
+                t.start()
+                out, err = p.stdout.read(), p.stderr.read()
+                t.join()
+                p.wait()
+        else:
+                with open(path, "rb") as f:
+                        p = subprocess.run([ug, "hwdb", "query", "--stdin", "--root", root], stdin=f,
+                                           capture_output=True)
+                out, err = p.stdout, p.stderr
+        if p.returncode != 1 or out != b"".join(want_out) or err.splitlines() != want_err:
+                print("FAIL NUL bytes in --stdin lines (%s): exit %d, %d of %d errors"
+                      % (how, p.returncode, len(err.splitlines()), len(want_err)))
+                ok = False
+if ok:
+        print("ok   NUL bytes in %d of 14000 --stdin lines, by pipe and by file" % len(want_err))
+sys.exit(0 if ok else 1)
+PY
+[ $? = 0 ] || fail=1
 { printf 'd:dup\n'; python3 -c 'print("y" * 20000, end="")'; } > "$tmp/longlast"
 expect "over-long last line without a line feed" 1 \
         sh -c '"$1" hwdb query --stdin --root "$2" < "$3"' sh "$ug" "$tmp/root" "$tmp/longlast"
@@ -319,6 +382,22 @@ if [ "$(grep -c '^P000=0$' "$tmp/out")" = 1000 ]; then echo "ok   every key answ
 # Output to a closed pipe ends quietly.
 yes pci:v00008086d00001234 | head -n 200000 > "$tmp/many"
 "$ug" hwdb compile --root "$top/hwdb/classes" -o "$tmp/classes.bin"
+
+# From 4096 keys on, --stdin reads hwdb.bin into a private copy (in huge
+# pages, where the system has them) instead of reading the mapping: the
+# same answers as two runs of half the keys each, which stay below that.
+i=0
+while [ $i -lt 12 ]; do cat "$top/hwdb/classes/keys"; i=$((i + 1)); done > "$tmp/ckeys"
+seq -f 'usb:v%04gp0001' 2500 >> "$tmp/ckeys"
+seq -f 'pci:v0000%04gd00001234sv00001234sd00005678bc03sc00i00' 2500 >> "$tmp/ckeys"
+half=$(($(wc -l < "$tmp/ckeys") / 2))
+head -n "$half" "$tmp/ckeys" > "$tmp/ckeys1"
+tail -n +"$((half + 1))" "$tmp/ckeys" > "$tmp/ckeys2"
+"$ug" hwdb query --stdin --bin "$tmp/classes.bin" < "$tmp/ckeys1" > "$tmp/cwant"
+"$ug" hwdb query --stdin --bin "$tmp/classes.bin" < "$tmp/ckeys2" >> "$tmp/cwant"
+expect "query --stdin on $(wc -l < "$tmp/ckeys") keys" 0 \
+        sh -c '"$1" hwdb query --stdin --bin "$2" < "$3"' sh "$ug" "$tmp/classes.bin" "$tmp/ckeys"
+same "many keys answer as fewer do" "$tmp/cwant" "$tmp/out"
 ( "$ug" hwdb query --stdin --bin "$tmp/classes.bin" < "$tmp/many" 2> "$tmp/err"; echo $? > "$tmp/rc" ) | head -c 10 > /dev/null
 if [ "$(cat "$tmp/rc")" = 0 ] && [ ! -s "$tmp/err" ]; then echo "ok   closed pipe ends quietly"; else
         echo "FAIL closed pipe: exit $(cat "$tmp/rc"), stderr: $(head -c 200 "$tmp/err")"; fail=1; fi

@@ -367,6 +367,87 @@ TEST(file_truncated_while_open) {
         unlink(path);
 }
 
+/* Every key answers the same from b as from the image in memory. */
+static void check_same_answers(const HwdbBin *b, const HwdbBin *ref) {
+        for (size_t i = 0; i < ELEMENTSOF(keys); i++) {
+                char want[256], got[256];
+
+                CHECK_INT_EQ(answer(b, keys[i], got, sizeof(got)), answer(ref, keys[i], want, sizeof(want)));
+                CHECK_STR_EQ(got, want);
+        }
+}
+
+static void write_image(const char *path, size_t n) {
+        int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+
+        CHECK(fd >= 0);
+        CHECK(write(fd, image, n) == (ssize_t) n);
+        close(fd);
+}
+
+TEST(private_copy) {
+        /* hwdb_bin_make_private(): a mapped file becomes a copy of it that
+         * answers the same and no longer depends on the file; anything else
+         * stays as it was. Without huge_only the copy is made whatever the
+         * system's huge pages, so that path runs everywhere. */
+        char path[] = "/tmp/test-hwdb-bin-XXXXXX";
+        _cleanup_(hwdb_bin_freep) HwdbBin *mem = NULL;
+        int fd = mkstemp(path);
+
+        CHECK(fd >= 0);
+        close(fd);
+        write_image(path, image_size);
+
+        CHECK(hwdb_bin_new_from_memory(dup_bytes(image, image_size), image_size, true, &mem, NULL) == 0);
+        CHECK_INT_EQ(hwdb_bin_make_private(mem, false), 0);
+        CHECK_INT_EQ(hwdb_bin_make_private(mem, true), 0);
+
+        for (int huge_only = 0; huge_only <= 1; huge_only++) {
+                _cleanup_(hwdb_bin_freep) HwdbBin *b = NULL;
+                int r;
+
+                CHECK(hwdb_bin_open(path, &b, NULL) == 0);
+                CHECK(b->file_mapped);
+                check_same_answers(b, mem);
+                r = hwdb_bin_make_private(b, huge_only);
+                CHECK(r == 1 || (huge_only && r == 0));
+                CHECK(b->file_mapped == (r == 0));
+                if (r == 1) {
+                        /* The file's bytes, then a zero, as the mapping. */
+                        CHECK(memcmp(b->data, image, image_size) == 0);
+                        CHECK_INT_EQ(b->data[image_size], 0);
+                        CHECK_INT_EQ(b->nul_terminated, mem->nul_terminated);
+                        /* Unrelated to the file now: not even a guard is
+                         * needed after truncating it. */
+                        CHECK(truncate(path, 0) == 0);
+                        CHECK_INT_EQ(hwdb_bin_make_private(b, false), 0);
+                        write_image(path, image_size);
+                }
+                check_same_answers(b, mem);
+        }
+
+        /* Changed since it was opened: shorter, or another header. It stays
+         * mapped (and the lookups see what they see, as before). */
+        for (int change = 0; change < 2; change++) {
+                _cleanup_(hwdb_bin_freep) HwdbBin *b = NULL;
+
+                CHECK(hwdb_bin_open(path, &b, NULL) == 0);
+                if (change == 0)
+                        CHECK(truncate(path, (off_t) image_size - 1) == 0);
+                else {
+                        fd = open(path, O_WRONLY | O_CLOEXEC);
+                        CHECK(fd >= 0);
+                        CHECK(pwrite(fd, "X", 1, 0) == 1);
+                        close(fd);
+                }
+                CHECK_INT_EQ(hwdb_bin_make_private(b, false), 0);
+                CHECK(b->file_mapped);
+                write_image(path, image_size);
+                check_same_answers(b, mem);
+        }
+        unlink(path);
+}
+
 /* A hand-made file: a chain of nodes in which every node has a '*' and a
  * '?' child that both lead to the next node. A naive walk visits 2^depth
  * paths; a self loop on '*' never ends at all. */
@@ -456,7 +537,7 @@ static void setup(void) {
 
 #define main tests_main
 TESTS_MAIN(T(valid), T(wrong_signature), T(truncated_everywhere), T(truncated_file), T(offsets_past_the_end),
-           T(unterminated_string_at_end), T(cycles), T(file_truncated_while_open), T(shared_subtrees_and_self_loops), T(random_damage))
+           T(unterminated_string_at_end), T(cycles), T(file_truncated_while_open), T(private_copy), T(shared_subtrees_and_self_loops), T(random_damage))
 #undef main
 
 int main(int argc, char **argv) {
