@@ -180,6 +180,75 @@ static bool has_control(const char *s, size_t n) {
         return false;
 }
 
+/* What is_unit_or_dropin() says after has_control(), for a path of at
+ * least 16 bytes (most are), with fewer steps: -1 if it has a control
+ * byte; else 1 if it names a unit or a drop-in (what it names in *ret), 0
+ * if not. Sixteen bytes at a time: the control bytes of all blocks are
+ * gathered in one vector and looked at once (the last block overlaps the
+ * one before); the last '/' is looked for from the end, block by block (a
+ * unit's name is mostly within the last one or two), and the last '.'
+ * after it in the last block, where a name's suffix is (all suffixes
+ * looked for are shorter). Shorter paths, or
+ * without SSE2, the two functions. */
+static int scan_header_path(const char *p, size_t n, CatPathFacts *ret) {
+#if defined(__SSE2__)
+        const __m128i x1f = _mm_set1_epi8(0x1f), del = _mm_set1_epi8(0x7f), zero = _mm_setzero_si128();
+        __m128i ctl = zero, v;
+        size_t slash, dot, at;
+        unsigned m;
+
+        if (n < 16)
+                goto general;
+        for (size_t i = 0; i + 16 < n; i += 16) {
+                v = _mm_loadu_si128((const __m128i *) (const void *) (p + i));
+                ctl = _mm_or_si128(ctl, _mm_or_si128(_mm_cmpeq_epi8(_mm_subs_epu8(v, x1f), zero),
+                                                     _mm_cmpeq_epi8(v, del)));
+        }
+        v = _mm_loadu_si128((const __m128i *) (const void *) (p + n - 16));
+        ctl = _mm_or_si128(ctl, _mm_or_si128(_mm_cmpeq_epi8(_mm_subs_epu8(v, x1f), zero),
+                                             _mm_cmpeq_epi8(v, del)));
+        if (_mm_movemask_epi8(ctl) != 0)
+                return -1;
+
+        /* Going back from the end, the first block with a '/' has the last
+         * one as its highest (a block moved to the start overlaps only
+         * bytes without one). */
+        for (at = n - 16;; at = at >= 16 ? at - 16 : 0) {
+                m = (unsigned) _mm_movemask_epi8(
+                        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *) (const void *) (p + at)), _mm_set1_epi8('/')));
+                if (m != 0) {
+                        slash = at + 31 - (unsigned) __builtin_clz(m);
+                        break;
+                }
+                if (at == 0)
+                        return 0;
+        }
+        if (slash + 1 >= n)
+                return 0;
+        /* The '.' bytes of the last block that come after the '/'. A '.'
+         * further back would leave a suffix too long for ".conf" or any
+         * unit type: the path names neither. */
+        m = (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')));
+        if (slash + 1 > n - 16)
+                m &= ~0u << (slash + 1 - (n - 16));
+        if (m == 0)
+                return 0;
+        dot = n - 16 + 31 - (unsigned) __builtin_clz(m);
+        *ret = (CatPathFacts) { .name = slash + 1, .type = _UNIT_TYPE_INVALID };
+        if (n - dot == 5 && memcmp(p + dot, ".conf", 5) == 0) {
+                /* A drop-in lives in a directory whose name ends in ".d". */
+                ret->conf = true;
+                return slash >= 2 && memcmp(p + slash - 2, ".d", 2) == 0;
+        }
+        ret->type = unit_type_from_mem(p + dot + 1, n - dot - 1);
+        return ret->type >= 0;
+general:
+#endif
+        if (has_control(p, n))
+                return -1;
+        return is_unit_or_dropin(p, n, ret);
+}
+
 static bool path_is_plausible(const char *path, size_t n, CatPathFacts *ret) {
         if (n < 2 || path[0] != '/')
                 return false;
@@ -262,12 +331,15 @@ static int classify_header(CatReader *r, const char *l, size_t n, const char **r
 
         /* The common header: "# /path" without a control byte (so without
          * an escape sequence), its path looked at once. */
-        if (n > 3 && memcmp(l, "# /", 3) == 0 && !has_control(l + 2, n - 2)) {
-                if (!is_unit_or_dropin(l + 2, n - 2, &r->header_facts))
-                        return 0;
-                *ret_path = l + 2;
-                *ret_len = n - 2;
-                return 1;
+        if (n > 3 && memcmp(l, "# /", 3) == 0) {
+                q = scan_header_path(l + 2, n - 2, &r->header_facts);
+                if (q >= 0) {
+                        if (q == 0)
+                                return 0;
+                        *ret_path = l + 2;
+                        *ret_len = n - 2;
+                        return 1;
+                }
         }
         if (n < 4096 && memchr(l, '\x1b', n)) {
                 /* The framing is kept as a C string: a line with a NUL byte,

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <stdint.h>
 #include <string.h>
 
 #include "basic/macro.h"
@@ -9,6 +10,13 @@ static const char *const type_names[_UNIT_TYPE_MAX] = {
         [UNIT_DEVICE] = "device",   [UNIT_MOUNT] = "mount",         [UNIT_AUTOMOUNT] = "automount",
         [UNIT_SWAP] = "swap",       [UNIT_TIMER] = "timer",         [UNIT_PATH] = "path",
         [UNIT_SLICE] = "slice",     [UNIT_SCOPE] = "scope",
+};
+
+/* strlen() of each of type_names, for the comparisons by length. */
+static const unsigned char type_name_len[_UNIT_TYPE_MAX] = {
+        [UNIT_SERVICE] = 7, [UNIT_SOCKET] = 6, [UNIT_TARGET] = 6, [UNIT_DEVICE] = 6,
+        [UNIT_MOUNT] = 5,   [UNIT_AUTOMOUNT] = 9, [UNIT_SWAP] = 4, [UNIT_TIMER] = 5,
+        [UNIT_PATH] = 4,    [UNIT_SLICE] = 5, [UNIT_SCOPE] = 5,
 };
 
 static const char *const type_sections[_UNIT_TYPE_MAX] = {
@@ -68,6 +76,24 @@ UnitType unit_type_from_string(const char *s) {
         return t >= 0 && streq(type_names[t], s) ? t : _UNIT_TYPE_INVALID;
 }
 
+/* memcmp(a, b, n) == 0 for 4 <= n <= 16 without a call: the first and
+ * the last four (or eight) bytes, which overlap and cover all n. */
+static bool mem_equal_short(const char *a, const char *b, size_t n) {
+        if (n >= 8) {
+                uint64_t x0, y0, x1, y1;
+
+                memcpy(&x0, a, 8), memcpy(&y0, b, 8);
+                memcpy(&x1, a + n - 8, 8), memcpy(&y1, b + n - 8, 8);
+                return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+        } else {
+                uint32_t x0, y0, x1, y1;
+
+                memcpy(&x0, a, 4), memcpy(&y0, b, 4);
+                memcpy(&x1, a + n - 4, 4), memcpy(&y1, b + n - 4, 4);
+                return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+        }
+}
+
 UnitType unit_type_from_mem(const char *s, size_t n) {
         UnitType t;
 
@@ -75,7 +101,9 @@ UnitType unit_type_from_mem(const char *s, size_t n) {
         if (n < 4)
                 return _UNIT_TYPE_INVALID;
         t = type_from_prefix(s);
-        return t >= 0 && strlen(type_names[t]) == n && memcmp(type_names[t], s, n) == 0 ? t : _UNIT_TYPE_INVALID;
+        if (t < 0 || type_name_len[t] != n)
+                return _UNIT_TYPE_INVALID;
+        return mem_equal_short(type_names[t], s, n) ? t : _UNIT_TYPE_INVALID;
 }
 
 UnitType unit_type_from_name(const char *name) {

@@ -316,13 +316,16 @@ TEST(header_path_controls) {
 }
 
 /* A header's path as the reader checks it (one pass for the control bytes
- * and the last '/' and '.', sixteen bytes at a time), against
- * cat_header_path_is_plausible(): paths of every length up to three such
- * blocks, of each kind of name, a probe byte at every position. */
+ * sixteen bytes at a time, then the last '/' block by block from the end,
+ * and the last '.' after it), against cat_header_path_is_plausible(): paths
+ * of every length up to three such blocks, of each kind of name, a probe
+ * byte at every position; and some longer ones (as long as a corpus's
+ * paths, whose names start blocks before the end), probed at their start
+ * and in their last 40 bytes. */
 TEST(header_paths_in_stream) {
         static const char *const suffixes[] = { ".service", ".d/x.conf", "/x.conf", ".socket", ".servic", "" };
         static const unsigned char probes[] = { 0x00, 0x01, 0x1f, 0x7f, '/', '.', 'a', 0x80, ' ' };
-        char path[64];
+        char path[130];
 
         /* One stream per suffix: a file, then a header-like line after a
          * blank line per case, which starts a file or is content. */
@@ -333,8 +336,8 @@ TEST(header_paths_in_stream) {
 
                 CHECK(strbuf_append_str(&data, "# /x/first.service\nA=1\n") >= 0);
                 CHECK(strbuf_append_str(&want, "/x/first.service") >= 0);
-                for (size_t len = sl + 2; len < 50; len++)
-                        for (size_t at = 1; at < len; at++)
+                for (size_t len = sl + 2; len < 130; len += len < 50 ? 1 : 11)
+                        for (size_t at = 1; at < len; at = len < 50 || at < 4 || at + 41 >= len ? at + 1 : len - 40)
                                 for (size_t p = 0; p < ELEMENTSOF(probes); p++) {
                                         memset(path, 'd', len);
                                         path[0] = '/';
