@@ -24,7 +24,15 @@ void cat_reader_done(CatReader *r) {
         strbuf_done(&r->buf);
         strbuf_done(&r->header_path);
         free(r->next_framing);
+        free(r->spare_framing);
         free(r->failed_path);
+}
+
+void cat_reader_recycle_framing(CatReader *r, char *framing) {
+        if (!r->spare_framing)
+                r->spare_framing = framing;
+        else
+                free(framing);
 }
 
 void cat_file_done(CatFile *f) {
@@ -384,9 +392,16 @@ static int stash_header(CatReader *r, const char *l, size_t n, bool terminated, 
                         const char *path, size_t path_len) {
         /* Blank line, header, terminator, and after its NUL the path: one
          * allocation, the framing's, which the path is borrowed from. */
-        size_t path_room = path ? path_len + 1 : 0;
-        char *fr = malloc(n + 3 + path_room), *p;
+        size_t path_room = path ? path_len + 1 : 0, need = n + 3 + path_room;
+        char *fr, *p;
 
+        /* Every framing has room for CAT_FRAMING_ROOM bytes at least, so
+         * that one given back (cat_reader_recycle_framing()) serves most
+         * headers after it. */
+        if (need <= CAT_FRAMING_ROOM && r->spare_framing)
+                fr = TAKE_PTR(r->spare_framing);
+        else
+                fr = malloc(MAX(need, CAT_FRAMING_ROOM));
         if (!fr)
                 return -ENOMEM;
         p = fr;
@@ -436,9 +451,10 @@ static int read_bare(CatReader *r, StrBuf *content, const char *first, size_t n,
         if (k < 0)
                 return k;
         r->done = true;
-        *ret = (CatFile) { .framing = strdup(""), .header_line = 0 };
+        *ret = (CatFile) { .framing = malloc(CAT_FRAMING_ROOM), .header_line = 0 };
         if (!ret->framing)
                 return -ENOMEM;
+        ret->framing[0] = '\0';
         ret->size = content->len;
         ret->data = strbuf_steal(content);
         if (!ret->data) {

@@ -49,6 +49,13 @@ static void split_with(int fd, size_t cap, bool sse2_only, Split *ret) {
                 }
                 for (size_t i = 0; i < f.diags.n; i++)
                         CHECK(strbuf_printf(&diags, "%s@%u;", f.diags.items[i].rule, f.diags.items[i].line) >= 0);
+                /* The path lives in the framing's allocation, after it;
+                 * every other framing goes back to the reader, which
+                 * writes a later header into it. */
+                CHECK(f.framing);
+                CHECK(!f.path || f.path == f.framing + strlen(f.framing) + 1);
+                if (f.header_line % 2 == 0)
+                        cat_reader_recycle_framing(&r, TAKE_PTR(f.framing));
                 cat_file_done(&f);
         }
         *ret = (Split) {
