@@ -156,16 +156,49 @@ static bool section_name_is_safe(const char *s, size_t n) {
 #endif
 }
 
+/* section_name_is_safe() for a name of at most sixteen bytes, inline: one
+ * block (the arena's slack follows the name), cut to the name. */
+static _always_inline_ bool short_section_name_is_safe(const char *s, size_t n) {
+#if defined(__SSE2__) && !defined(UNIT_LEXER_SCALAR)
+        __m128i v = _mm_loadu_si128((const __m128i *) (const void *) s);
+        __m128i bad = _mm_or_si128(
+                _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v),
+                             _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))),
+                _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\'')),
+                                          _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                             _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))));
+
+        return ((unsigned) _mm_movemask_epi8(bad) & ((1u << n) - 1)) == 0;
+#else
+        return section_name_is_safe(s, n);
+#endif
+}
+
 /* Whether a section is valid for the unit type (unit_type_has_section_n()),
  * the common names compared inline: [Unit], [Install] and the type's own
  * (ps->type_section; its length is found when first needed). */
-static bool section_is_known(ParseState *ps, UnitType type, const char *name, size_t n) {
-        if ((n == 4 && memcmp(name, "Unit", 4) == 0) || (n == 7 && memcmp(name, "Install", 7) == 0))
+/* The 4 bytes at s as a number, for comparisons without a call. */
+static _always_inline_ uint32_t load4(const char *s) {
+        uint32_t x;
+
+        memcpy(&x, s, 4);
+        return x;
+}
+
+/* memcmp(a, b, n) == 0 for 4 <= n <= 8: the first and the last four
+ * bytes, which overlap and cover all n. */
+static _always_inline_ bool mem_equal_4_8(const char *a, const char *b, size_t n) {
+        return ((load4(a) ^ load4(b)) | (load4(a + n - 4) ^ load4(b + n - 4))) == 0;
+}
+
+static _always_inline_ bool section_is_known(ParseState *ps, UnitType type, const char *name, size_t n) {
+        if ((n == 4 && load4(name) == load4("Unit")) || (n == 7 && mem_equal_4_8(name, "Install", 7)))
                 return true;
         if (ps->type_section) {
                 if (ps->type_section_len == 0)
                         ps->type_section_len = strlen(ps->type_section);
-                if (n == ps->type_section_len && memcmp(name, ps->type_section, n) == 0)
+                if (n == ps->type_section_len &&
+                    (n >= 4 && n <= 8 ? mem_equal_4_8(name, ps->type_section, n) : memcmp(name, ps->type_section, n) == 0))
                         return true;
         }
         return unit_type_has_section_n(type, name, n);
@@ -191,7 +224,7 @@ static int parse_section_header(ParseState *ps, char *l, size_t n, unsigned line
         if (l[n - 1] != ']' || n < 2)
                 return fail_file(ps, "syntax.invalid-section-header", line,
                                  "Invalid section header; the whole file is refused");
-        if (!section_name_is_safe(l + 1, n - 2))
+        if (!(n - 2 <= 16 ? short_section_name_is_safe(l + 1, n - 2) : section_name_is_safe(l + 1, n - 2)))
                 return fail_file(ps, "syntax.bad-section-name", line,
                                  "Bad characters in section header; the whole file is refused");
 

@@ -186,6 +186,14 @@ TEST(section_names) {
                 { "t.socket", "Socket", SECTION_KNOWN },      { "t.target", "Install", SECTION_KNOWN },
                 { "t.target", "Target", SECTION_UNKNOWN },    { "t.automount", "Automount", SECTION_KNOWN },
                 { "t.service", "X-Service", SECTION_EXTENSION },
+                /* Compared by their first and last four bytes: a byte off
+                 * anywhere, names of four to nine bytes. */
+                { "t.service", "Instal", SECTION_UNKNOWN },   { "t.service", "Inxtall", SECTION_UNKNOWN },
+                { "t.service", "Servixe", SECTION_UNKNOWN },  { "t.service", "Unix", SECTION_UNKNOWN },
+                { "t.swap", "Swap", SECTION_KNOWN },          { "t.swap", "Swa", SECTION_UNKNOWN },
+                { "t.path", "Path", SECTION_KNOWN },          { "t.path", "Paths", SECTION_UNKNOWN },
+                { "t.timer", "Timer", SECTION_KNOWN },        { "t.timer", "Timex", SECTION_UNKNOWN },
+                { "t.automount", "Automounx", SECTION_UNKNOWN }, { "t.automount", "Automount ", SECTION_UNKNOWN },
         };
 
         for (unsigned c = 1; c < 0x80; c++) {
@@ -483,10 +491,11 @@ TEST(storage_growth) {
 }
 
 /* Each ASCII byte in a section name, at its start, middle and end, in
- * names around the sixteen bytes the check reads at a time: refused are
+ * names around the sixteen bytes the check reads at a time (a name of
+ * sixteen at most is one block, checked inline): refused are
  * the control bytes, quotes, the backslash and DEL. */
 TEST(section_name_bytes) {
-        static const size_t lens[] = { 1, 2, 15, 16, 17, 31, 32, 33, 40 };
+        static const size_t lens[] = { 1, 2, 3, 8, 14, 15, 16, 17, 31, 32, 33, 40 };
         char text[64];
 
         for (size_t k = 0; k < ELEMENTSOF(lens); k++)
