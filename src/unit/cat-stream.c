@@ -664,7 +664,7 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
         StrBuf content = {};
         /* Offsets from r->mark: reading may move the buffer, never this. */
         size_t last_blank = SIZE_MAX;   /* the latest blank line */
-        const char *l, *path;
+        const char *l, *path, *nl;
         size_t n, line_start, path_len;
         bool term;
         int k;
@@ -729,6 +729,19 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
                         r->line++;
                         n = 0;
                         term = true;
+                } else if (r->pos < r->buf.len &&
+                           (nl = memchr(r->buf.data + r->pos, '\n', r->buf.len - r->pos)) &&
+                           line_start + (size_t) (nl - (r->buf.data + r->pos)) + 1 <=
+                                   line_limit(r, line_start, after_blank)) {
+                        /* A whole line in the buffer, within the limit
+                         * (mostly a header after the lines passed over):
+                         * what read_line() would return, without its
+                         * steps. */
+                        l = r->buf.data + r->pos;
+                        n = (size_t) (nl - l);
+                        term = true;
+                        r->pos += n + 1;
+                        r->line++;
                 } else {
                         k = read_line(r, line_limit(r, line_start, after_blank), &l, &n, &term);
                         if (k < 0)
