@@ -8,6 +8,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "basic/alloc-util.h"
 #include "cat-stream.h"
 #include "unit-type.h"
 
@@ -44,7 +45,7 @@ void cat_file_done(CatFile *f) {
                 free(f->data);
         if (f->diags.items)
                 diag_list_done(&f->diags);
-        *f = (CatFile) {};
+        zero_small(f, sizeof(*f));
 }
 
 static int fill(CatReader *r) {
@@ -699,13 +700,12 @@ int cat_reader_next(CatReader *r, CatFile *ret) {
                 return 0;
         }
 
-        *ret = (CatFile) {
-                .path = r->next_path,
-                .framing = r->next_framing,
-                .header_line = r->next_line,
-                .is_note = r->next_is_note,
-                .type = _UNIT_TYPE_INVALID,
-        };
+        zero_small(ret, sizeof(*ret));
+        ret->path = r->next_path;
+        ret->framing = r->next_framing;
+        ret->header_line = r->next_line;
+        ret->is_note = r->next_is_note;
+        ret->type = _UNIT_TYPE_INVALID;
         if (ret->path) {
                 ret->path_len = r->next_path_len;
                 ret->name = ret->path + r->next_facts.name;

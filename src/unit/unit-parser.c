@@ -853,22 +853,24 @@ static int parse_in(void *mem, size_t allocation, size_t head, size_t arena_size
                     bool copy, const char *path, size_t path_len, const char *unit_name, size_t name_len,
                     UnitType type, bool is_dropin, UnitFile **ret) {
         _cleanup_(unit_file_freep) UnitFile *f = mem;
-        ParseState ps = { .section = -1 };
+        ParseState ps;
         size_t n_entries = inline_entries_for(size);
         int r;
 
-        *f = (UnitFile) {
-                .data = data,
-                .size = size,
-                .data_inline = copy,
-                .allocation = allocation,
-                .is_dropin = is_dropin,
-                .type = unit_name ? type : _UNIT_TYPE_INVALID,
-                .inline_entries = (UnitEntry *) (void *) (f + 1),
-                .allocated_entries = n_entries,
-                .arena = (char *) f + head,
-                .arena_size = arena_size,
-        };
+        /* Cleared with plain stores (see zero_small()), once per file. */
+        zero_small(&ps, sizeof(ps));
+        ps.section = -1;
+        zero_small(f, sizeof(*f));
+        f->data = data;
+        f->size = size;
+        f->data_inline = copy;
+        f->allocation = allocation;
+        f->is_dropin = is_dropin;
+        f->type = unit_name ? type : _UNIT_TYPE_INVALID;
+        f->inline_entries = (UnitEntry *) (void *) (f + 1);
+        f->allocated_entries = n_entries;
+        f->arena = (char *) f + head;
+        f->arena_size = arena_size;
         f->inline_sections = (UnitSection *) (void *) (f->inline_entries + n_entries);
         f->allocated_sections = INLINE_SECTIONS;
         f->entries = f->inline_entries;
