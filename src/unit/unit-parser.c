@@ -22,7 +22,7 @@ typedef struct ParseState {
         bool bom_seen;
         unsigned suppressed;      /* diagnostics over the cap */
         const char *type_section; /* the unit type's own section, or NULL */
-        size_t type_section_len;  /* its length, once needed (0 before) */
+        size_t type_section_len;  /* its length (0 without one) */
 
         /* An open continuation: the joined text so far and where it began. */
         bool in_cont;
@@ -195,8 +195,6 @@ static _always_inline_ bool section_is_known(ParseState *ps, UnitType type, cons
         if ((n == 4 && load4(name) == load4("Unit")) || (n == 7 && mem_equal_4_8(name, "Install", 7)))
                 return true;
         if (ps->type_section) {
-                if (ps->type_section_len == 0)
-                        ps->type_section_len = strlen(ps->type_section);
                 if (n == ps->type_section_len &&
                     (n >= 4 && n <= 8 ? mem_equal_4_8(name, ps->type_section, n) : memcmp(name, ps->type_section, n) == 0))
                         return true;
@@ -215,7 +213,30 @@ static int over_limit(ParseState *ps, const char *rule, unsigned line, const cha
         return r < 0 ? r : 1;
 }
 
+static int parse_section_header_slow(ParseState *ps, char *l, size_t n, unsigned line, size_t raw_end);
+
+/* The header most files are made of, "[Unit]", "[Install]" or the type's
+ * own section (its length known already), without a call: nothing to
+ * refuse, room in the sections held. Everything else goes the full way
+ * (parse_section_header_slow()), which does the same for these. */
 static int parse_section_header(ParseState *ps, char *l, size_t n, unsigned line, size_t raw_end) {
+        UnitFile *f = ps->f;
+        const char *name = l + 1;
+        size_t k = n - 2;
+
+        if (n >= 6 && n <= 11 && l[n - 1] == ']' && f->n_sections < MIN(f->allocated_sections, UNIT_SECTIONS_MAX) &&
+            ((k == 4 && load4(name) == load4("Unit")) || (k == 7 && mem_equal_4_8(name, "Install", 7)) ||
+             (k == ps->type_section_len && k <= 8 && mem_equal_4_8(name, ps->type_section, k)))) {
+                l[n - 1] = '\0';
+                f->sections[f->n_sections] = (UnitSection) {
+                        .name = l + 1, .line = line, .raw_end = raw_end, .state = SECTION_KNOWN };
+                ps->section = (int) f->n_sections++;
+                return 0;
+        }
+        return parse_section_header_slow(ps, l, n, line, raw_end);
+}
+
+static int parse_section_header_slow(ParseState *ps, char *l, size_t n, unsigned line, size_t raw_end) {
         UnitFile *f = ps->f;
         UnitSection *s;
         char *name;
@@ -887,6 +908,8 @@ static int parse_in(void *mem, size_t allocation, size_t head, size_t arena_size
 
         ps.f = f;
         ps.type_section = unit_type_section(f->type);
+        if (ps.type_section)
+                ps.type_section_len = strlen(ps.type_section);
         r = parse_all(&ps, copy);
         /* Only a continuation made it hold anything. */
         if (ps.cont.data)
