@@ -213,13 +213,14 @@ static int over_limit(ParseState *ps, const char *rule, unsigned line, const cha
         return r < 0 ? r : 1;
 }
 
-static int parse_section_header_slow(ParseState *ps, char *l, size_t n, unsigned line, size_t raw_end);
+static __attribute__((noinline)) int parse_section_header_slow(ParseState *ps, char *l, size_t n, unsigned line,
+                                                              size_t raw_end);
 
 /* The header most files are made of, "[Unit]", "[Install]" or the type's
  * own section (its length known already), without a call: nothing to
  * refuse, room in the sections held. Everything else goes the full way
  * (parse_section_header_slow()), which does the same for these. */
-static int parse_section_header(ParseState *ps, char *l, size_t n, unsigned line, size_t raw_end) {
+static _always_inline_ int parse_section_header(ParseState *ps, char *l, size_t n, unsigned line, size_t raw_end) {
         UnitFile *f = ps->f;
         const char *name = l + 1;
         size_t k = n - 2;
