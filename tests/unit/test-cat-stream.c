@@ -322,6 +322,31 @@ TEST(header_path_controls) {
                 }
 }
 
+/* Each unit type from its name, by length (no NUL after it), and what
+ * is a byte off: one short or long, a letter changed anywhere. */
+TEST(unit_types_from_mem) {
+        for (UnitType t = 0; t < _UNIT_TYPE_MAX; t++) {
+                const char *name = unit_type_to_string(t);
+                size_t n = strlen(name);
+                char buf[16];
+
+                memcpy(buf, name, n);
+                buf[n] = 'x';
+                CHECK_INT_EQ(unit_type_from_mem(buf, n), t);
+                CHECK_INT_EQ(unit_type_from_mem(buf, n - 1), _UNIT_TYPE_INVALID);
+                CHECK_INT_EQ(unit_type_from_mem(buf, n + 1), _UNIT_TYPE_INVALID);
+                CHECK_INT_EQ(unit_type_from_string(name), t);
+                for (size_t i = 0; i < n; i++) {
+                        buf[i] ^= 0x20;
+                        CHECK_INT_EQ(unit_type_from_mem(buf, n), _UNIT_TYPE_INVALID);
+                        buf[i] ^= 0x20;
+                }
+        }
+        CHECK_INT_EQ(unit_type_from_mem("servicex", 8), _UNIT_TYPE_INVALID);
+        CHECK_INT_EQ(unit_type_from_mem("aut", 3), _UNIT_TYPE_INVALID);
+        CHECK_INT_EQ(unit_type_from_mem("automounts", 10), _UNIT_TYPE_INVALID);
+}
+
 /* A header's path as the reader checks it (one pass for the control bytes
  * sixteen bytes at a time, then the last '/' block by block from the end,
  * and the last '.' after it), against cat_header_path_is_plausible(): paths
@@ -417,4 +442,4 @@ TEST(random_streams) {
         strbuf_done(&data);
 }
 
-TESTS_MAIN(T(header_paths_in_stream), T(random_streams), T(header_path_controls), T(cap_last_file), T(cap_before_header), T(cap_long_lines), T(cap_bare), T(merged_header), T(cap_plain_lines))
+TESTS_MAIN(T(unit_types_from_mem), T(header_paths_in_stream), T(random_streams), T(header_path_controls), T(cap_last_file), T(cap_before_header), T(cap_long_lines), T(cap_bare), T(merged_header), T(cap_plain_lines))
