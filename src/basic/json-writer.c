@@ -152,20 +152,9 @@ static inline __attribute__((always_inline)) char *escape_run(const char *s, siz
 }
 #endif
 
-char *json_write_uint(char *o, uint64_t v) {
+char *json_write_uint_slow(char *o, uint64_t v) {
         size_t digits = 1;
         char *end;
-
-        /* Line numbers and sizes are mostly short. */
-        if (v < 10) {
-                *o = (char) ('0' + v);
-                return o + 1;
-        }
-        if (v < 100) {
-                o[0] = (char) ('0' + v / 10);
-                o[1] = (char) ('0' + v % 10);
-                return o + 2;
-        }
 
         /* Counted first, then written from the last digit on. */
         for (uint64_t t = v; t >= 10; t /= 10)

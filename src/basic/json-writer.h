@@ -34,8 +34,21 @@ char *json_write_string_padded(char *o, const char *s, size_t n, bool *replaced)
  * plain literal in blocks, without looking at a byte twice. */
 static inline bool json_is_plain_padded(const char *s, size_t n);
 static inline char *json_copy_padded(char *o, const char *s, size_t n);
-/* Decimal digits of v at o (at most 20); returns their end. */
-char *json_write_uint(char *o, uint64_t v);
+/* Decimal digits of v at o (at most 20); returns their end. Inline for
+ * one or two digits (most line numbers). */
+char *json_write_uint_slow(char *o, uint64_t v);
+static inline char *json_write_uint(char *o, uint64_t v) {
+        if (v < 10) {
+                *o = (char) ('0' + v);
+                return o + 1;
+        }
+        if (v < 100) {
+                o[0] = (char) ('0' + v / 10);
+                o[1] = (char) ('0' + v % 10);
+                return o + 2;
+        }
+        return json_write_uint_slow(o, v);
+}
 
 /* Writing a record at a pointer: json_begin() reserves its worst case and
  * returns where it starts (NULL when out of memory); JSON_PUT() writes a

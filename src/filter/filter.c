@@ -608,6 +608,14 @@ static int stream_read_error(Filter *f, const CatReader *reader, UnitGroup *g, i
         return finish_group(f, pending);
 }
 
+/* The framings of g's files came from the reader (those of notes, and
+ * the text after them, stay with g): given back before g goes. */
+static void recycle_framings(CatReader *reader, UnitGroup *g) {
+        for (size_t i = 0; i < g->n_files; i++)
+                if (g->files[i].file && g->files[i].framing)
+                        cat_reader_recycle_framing(reader, TAKE_PTR(g->files[i].framing));
+}
+
 int filter_stream(Filter *f, int fd, const char *source) {
         _cleanup_(unit_group_freep) UnitGroup *g = NULL;
         /* One unit's allocation kept for the next: a stream is parsed
@@ -650,6 +658,7 @@ int filter_stream(Filter *f, int fd, const char *source) {
                 if (cf.is_note) {
                         if (g) {
                                 r = finish_group(f, g);
+                                recycle_framings(&reader, g);
                                 g = unit_group_free_recycling(g, &spare, &spare_group);
                                 if (r < 0)
                                         break;
@@ -684,6 +693,7 @@ int filter_stream(Filter *f, int fd, const char *source) {
                 } else {
                         if (g) {
                                 r = finish_group(f, g);
+                                recycle_framings(&reader, g);
                                 g = unit_group_free_recycling(g, &spare, &spare_group);
                                 if (r < 0)
                                         break;

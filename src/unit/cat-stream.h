@@ -19,6 +19,9 @@
  * bytes; a longer line is content. */
 
 #define CAT_HEADER_MAX ((size_t) 16384)
+/* A file's framing (CatFile.framing) is an allocation of at least this
+ * many bytes. */
+#define CAT_FRAMING_ROOM ((size_t) 256)
 
 /* What a header's path names: its name's offset in it, whether it ends in
  * ".conf", the unit type of its suffix (not for ".conf"). */
@@ -45,6 +48,7 @@ typedef struct CatReader {
         StrBuf header_path;    /* the path of a header with escapes, without them */
         CatPathFacts header_facts; /* of the header last classified */
         char *next_framing;    /* header already read for the next file */
+        char *spare_framing;   /* a framing given back, for the next header */
         char *next_path;       /* its path, in next_framing's allocation */
         size_t next_path_len;
         CatPathFacts next_facts;
@@ -84,6 +88,10 @@ void cat_reader_done(CatReader *r);
  * a file over the cap); after an error, failed_path names the file. */
 int cat_reader_next(CatReader *r, CatFile *ret);
 void cat_file_done(CatFile *f);
+/* Takes a framing back, one of r's CatFile.framing (taken by the caller,
+ * no longer used), and keeps it for a later header: a stream has one
+ * header per file, and this spares most of them an allocation. */
+void cat_reader_recycle_framing(CatReader *r, char *framing);
 
 /* Whether path looks like what systemctl cat prints in a header: absolute,
  * printable, and a unit file or a drop-in (NAME.d/X.conf). */

@@ -7,7 +7,7 @@
 #include "unit-group.h"
 
 static void group_init(UnitGroup *g) {
-        *g = (UnitGroup) {};
+        zero_small(g, sizeof(*g));
         g->files = g->inline_files;
         g->allocated_files = ELEMENTSOF(g->inline_files);
 }

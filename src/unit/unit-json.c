@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The JSON view of a parsed file (see man/unitguard-filter.1, "JSON"). */
+#include <errno.h>
 #include <string.h>
 
 #include "basic/json-writer.h"
@@ -51,9 +52,107 @@ static bool is_line_end(char c) {
  * straight into the buffer. */
 #define ENTRY_FAST_MAX ((size_t) 16384)
 
+/* The members of an entry's record after "raw", written at o in the
+ * record's reserved room, and the record's end. */
+static _always_inline_ int entry_tail_to_json(const UnitEntry *e, char *o, StrBuf *out) {
+        char *digits;
+
+        o = JSON_PUT(o, ",\"lines\":[");
+        digits = o;
+        o = json_write_uint(o, e->line_first);
+        *o++ = ',';
+        /* Most entries are one line: its number twice. */
+        if (e->line_last == e->line_first)
+                o = json_copy_padded(o, digits, (size_t) (o - digits) - 1);
+        else
+                o = json_write_uint(o, e->line_last);
+        o = JSON_PUT(o, "],\"edit\":\"");
+        o = e->edit == EDIT_KEEP ? JSON_PUT(o, "keep") : stpcpy(o, edit_to_string(e->edit));
+        o = JSON_PUT(o, "\"}");
+        json_end(out, o);
+        return 0;
+}
+
+/* json_is_plain_padded() for n bytes but the one at skip, which is not
+ * looked at. */
+static _always_inline_ bool is_plain_but_padded(const char *s, size_t n, size_t skip) {
+#if defined(__SSE2__) && !defined(JSON_WRITER_SCALAR)
+        const __m128i space = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\');
+
+        for (size_t i = 0; i < n; i += 16) {
+                __m128i v = _mm_loadu_si128((const __m128i *) (const void *) (s + i));
+                unsigned mask = (unsigned) _mm_movemask_epi8(_mm_or_si128(
+                        _mm_cmplt_epi8(v, space), _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bs))));
+
+                if (n - i < 16)
+                        mask &= (1u << (n - i)) - 1;
+                if (skip - i < 16)
+                        mask &= ~(1u << (skip - i));
+                if (mask != 0)
+                        return false;
+        }
+        return true;
+#else
+        return json_is_plain_padded(s, skip) && json_is_plain_padded(s + skip + 1, n - skip - 1);
+#endif
+}
+
+/* The record of an entry whose line is "KEY=VALUE\n" exactly, of plain
+ * text (as the parser's short way stores most): in the arena's copy of
+ * the file the key starts where the line does and ends at the NUL that
+ * took the '=', the value follows right after it. Every literal is the
+ * text itself: the raw one is the arena's bytes from the key on, its '='
+ * put back. Returns NULL for any other entry (nothing written). */
+static _always_inline_ char *plain_entry_to_json(const UnitFile *f, const UnitEntry *e, bool comma, StrBuf *out,
+                                                 int *ret) {
+        size_t kl = e->key_len, vl = e->value_len, raw_len = kl + 1 + vl;
+        char *o, *raw;
+
+        if (e->raw_end - e->raw_start != raw_len + 1 || e->key != f->arena + e->raw_start ||
+            e->value != e->key + kl + 1 || f->data[e->raw_end - 1] != '\n' || e->edit_text ||
+            !is_plain_but_padded(e->key, raw_len, kl))
+                return NULL;
+
+        /* The room entry_to_json() reserves for the record. */
+        o = json_begin(out, JSON_STRING_ROOM(kl) + JSON_STRING_ROOM(vl) + JSON_STRING_ROOM(raw_len) + 128);
+        if (!o) {
+                *ret = -ENOMEM;
+                return out->data;
+        }
+        if (comma)
+                *o++ = ',';
+        o = JSON_PUT(o, "{\"key\":\"");
+        o = json_copy_padded(o, e->key, kl);
+        o = JSON_PUT(o, "\",\"value\":\"");
+        o = json_copy_padded(o, e->value, vl);
+        o = JSON_PUT(o, "\",\"raw\":\"");
+        raw = o;
+        o = json_copy_padded(o, e->key, raw_len);
+        raw[kl] = '=';
+        *o++ = '"';
+        *ret = 0;
+        return o;
+}
+
+static int entry_to_json_general(const UnitFile *f, const UnitEntry *e, bool comma, StrBuf *out);
+
 /* One entry's record, after a ',' when it follows another one (written
  * in the record's reserved room, not appended on its own). */
-static int entry_to_json(const UnitFile *f, const UnitEntry *e, bool comma, StrBuf *out) {
+static _always_inline_ int entry_to_json(const UnitFile *f, const UnitEntry *e, bool comma, StrBuf *out) {
+        char *o;
+        int r;
+
+        o = plain_entry_to_json(f, e, comma, out, &r);
+        if (o) {
+                if (r < 0)
+                        return r;
+                return entry_tail_to_json(e, o, out);
+        }
+        return entry_to_json_general(f, e, comma, out);
+}
+
+/* The same for any entry. */
+static int entry_to_json_general(const UnitFile *f, const UnitEntry *e, bool comma, StrBuf *out) {
         size_t raw_len = e->raw_end - e->raw_start;
         int r;
 
@@ -117,23 +216,7 @@ static int entry_to_json(const UnitFile *f, const UnitEntry *e, bool comma, StrB
                         } else
                                 o = json_write_string(o, raw, raw_len, &replaced);
                 }
-                o = JSON_PUT(o, ",\"lines\":[");
-                {
-                        char *digits = o;
-
-                        o = json_write_uint(o, e->line_first);
-                        *o++ = ',';
-                        /* Most entries are one line: its number twice. */
-                        if (e->line_last == e->line_first)
-                                o = json_copy_padded(o, digits, (size_t) (o - digits) - 1);
-                        else
-                                o = json_write_uint(o, e->line_last);
-                }
-                o = JSON_PUT(o, "],\"edit\":\"");
-                o = e->edit == EDIT_KEEP ? JSON_PUT(o, "keep") : stpcpy(o, edit_to_string(e->edit));
-                o = JSON_PUT(o, "\"}");
-                json_end(out, o);
-                return 0;
+                return entry_tail_to_json(e, o, out);
         }
 
         r = strbuf_append_str(out, comma ? ",{\"key\":" : "{\"key\":");
@@ -202,7 +285,8 @@ static int section_head_to_json(const UnitSection *sec, bool comma, StrBuf *out)
         if (comma)
                 *o++ = ',';
         o = JSON_PUT(o, "{\"name\":");
-        o = json_write_string(o, sec->name, n, &replaced);
+        /* The name is in the arena, which has room to read ahead. */
+        o = json_write_string_padded(o, sec->name, n, &replaced);
         o = JSON_PUT(o, ",\"line\":");
         o = json_write_uint(o, sec->line);
         o = JSON_PUT(o, ",\"state\":\"");
@@ -227,10 +311,12 @@ int unit_file_to_json_open(const UnitFile *f, StrBuf *out) {
         o = json_begin(out, JSON_STRING_ROOM(n_path) + JSON_STRING_ROOM(n_unit) + JSON_STRING_ROOM(n_type) + 256);
         if (!o)
                 return -ENOMEM;
+        /* Path and unit name are in the arena, which has room to read
+         * ahead. */
         o = JSON_PUT(o, "{\"path\":");
-        o = json_write_string(o, f->path, n_path, &replaced);
+        o = json_write_string_padded(o, f->path, n_path, &replaced);
         o = JSON_PUT(o, ",\"unit\":");
-        o = f->unit_name ? json_write_string(o, f->unit_name, n_unit, &replaced) : JSON_PUT(o, "null");
+        o = f->unit_name ? json_write_string_padded(o, f->unit_name, n_unit, &replaced) : JSON_PUT(o, "null");
         o = JSON_PUT(o, ",\"type\":");
         o = type ? json_put_name(o, type, n_type) : JSON_PUT(o, "null");
         o = f->is_dropin ? JSON_PUT(o, ",\"dropin\":true,\"size\":") : JSON_PUT(o, ",\"dropin\":false,\"size\":");

@@ -22,7 +22,7 @@ typedef struct ParseState {
         bool bom_seen;
         unsigned suppressed;      /* diagnostics over the cap */
         const char *type_section; /* the unit type's own section, or NULL */
-        size_t type_section_len;  /* its length, once needed (0 before) */
+        size_t type_section_len;  /* its length (0 without one) */
 
         /* An open continuation: the joined text so far and where it began. */
         bool in_cont;
@@ -156,16 +156,47 @@ static bool section_name_is_safe(const char *s, size_t n) {
 #endif
 }
 
+/* section_name_is_safe() for a name of at most sixteen bytes, inline: one
+ * block (the arena's slack follows the name), cut to the name. */
+static _always_inline_ bool short_section_name_is_safe(const char *s, size_t n) {
+#if defined(__SSE2__) && !defined(UNIT_LEXER_SCALAR)
+        __m128i v = _mm_loadu_si128((const __m128i *) (const void *) s);
+        __m128i bad = _mm_or_si128(
+                _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v),
+                             _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))),
+                _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\'')),
+                                          _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                             _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))));
+
+        return ((unsigned) _mm_movemask_epi8(bad) & ((1u << n) - 1)) == 0;
+#else
+        return section_name_is_safe(s, n);
+#endif
+}
+
 /* Whether a section is valid for the unit type (unit_type_has_section_n()),
  * the common names compared inline: [Unit], [Install] and the type's own
  * (ps->type_section; its length is found when first needed). */
-static bool section_is_known(ParseState *ps, UnitType type, const char *name, size_t n) {
-        if ((n == 4 && memcmp(name, "Unit", 4) == 0) || (n == 7 && memcmp(name, "Install", 7) == 0))
+/* The 4 bytes at s as a number, for comparisons without a call. */
+static _always_inline_ uint32_t load4(const char *s) {
+        uint32_t x;
+
+        memcpy(&x, s, 4);
+        return x;
+}
+
+/* memcmp(a, b, n) == 0 for 4 <= n <= 8: the first and the last four
+ * bytes, which overlap and cover all n. */
+static _always_inline_ bool mem_equal_4_8(const char *a, const char *b, size_t n) {
+        return ((load4(a) ^ load4(b)) | (load4(a + n - 4) ^ load4(b + n - 4))) == 0;
+}
+
+static _always_inline_ bool section_is_known(ParseState *ps, UnitType type, const char *name, size_t n) {
+        if ((n == 4 && load4(name) == load4("Unit")) || (n == 7 && mem_equal_4_8(name, "Install", 7)))
                 return true;
         if (ps->type_section) {
-                if (ps->type_section_len == 0)
-                        ps->type_section_len = strlen(ps->type_section);
-                if (n == ps->type_section_len && memcmp(name, ps->type_section, n) == 0)
+                if (n == ps->type_section_len &&
+                    (n >= 4 && n <= 8 ? mem_equal_4_8(name, ps->type_section, n) : memcmp(name, ps->type_section, n) == 0))
                         return true;
         }
         return unit_type_has_section_n(type, name, n);
@@ -182,7 +213,31 @@ static int over_limit(ParseState *ps, const char *rule, unsigned line, const cha
         return r < 0 ? r : 1;
 }
 
-static int parse_section_header(ParseState *ps, char *l, size_t n, unsigned line, size_t raw_end) {
+static __attribute__((noinline)) int parse_section_header_slow(ParseState *ps, char *l, size_t n, unsigned line,
+                                                              size_t raw_end);
+
+/* The header most files are made of, "[Unit]", "[Install]" or the type's
+ * own section (its length known already), without a call: nothing to
+ * refuse, room in the sections held. Everything else goes the full way
+ * (parse_section_header_slow()), which does the same for these. */
+static _always_inline_ int parse_section_header(ParseState *ps, char *l, size_t n, unsigned line, size_t raw_end) {
+        UnitFile *f = ps->f;
+        const char *name = l + 1;
+        size_t k = n - 2;
+
+        if (n >= 6 && n <= 11 && l[n - 1] == ']' && f->n_sections < MIN(f->allocated_sections, UNIT_SECTIONS_MAX) &&
+            ((k == 4 && load4(name) == load4("Unit")) || (k == 7 && mem_equal_4_8(name, "Install", 7)) ||
+             (k == ps->type_section_len && k <= 8 && mem_equal_4_8(name, ps->type_section, k)))) {
+                l[n - 1] = '\0';
+                f->sections[f->n_sections] = (UnitSection) {
+                        .name = l + 1, .line = line, .raw_end = raw_end, .state = SECTION_KNOWN };
+                ps->section = (int) f->n_sections++;
+                return 0;
+        }
+        return parse_section_header_slow(ps, l, n, line, raw_end);
+}
+
+static int parse_section_header_slow(ParseState *ps, char *l, size_t n, unsigned line, size_t raw_end) {
         UnitFile *f = ps->f;
         UnitSection *s;
         char *name;
@@ -191,7 +246,7 @@ static int parse_section_header(ParseState *ps, char *l, size_t n, unsigned line
         if (l[n - 1] != ']' || n < 2)
                 return fail_file(ps, "syntax.invalid-section-header", line,
                                  "Invalid section header; the whole file is refused");
-        if (!section_name_is_safe(l + 1, n - 2))
+        if (!(n - 2 <= 16 ? short_section_name_is_safe(l + 1, n - 2) : section_name_is_safe(l + 1, n - 2)))
                 return fail_file(ps, "syntax.bad-section-name", line,
                                  "Bad characters in section header; the whole file is refused");
 
@@ -820,22 +875,24 @@ static int parse_in(void *mem, size_t allocation, size_t head, size_t arena_size
                     bool copy, const char *path, size_t path_len, const char *unit_name, size_t name_len,
                     UnitType type, bool is_dropin, UnitFile **ret) {
         _cleanup_(unit_file_freep) UnitFile *f = mem;
-        ParseState ps = { .section = -1 };
+        ParseState ps;
         size_t n_entries = inline_entries_for(size);
         int r;
 
-        *f = (UnitFile) {
-                .data = data,
-                .size = size,
-                .data_inline = copy,
-                .allocation = allocation,
-                .is_dropin = is_dropin,
-                .type = unit_name ? type : _UNIT_TYPE_INVALID,
-                .inline_entries = (UnitEntry *) (void *) (f + 1),
-                .allocated_entries = n_entries,
-                .arena = (char *) f + head,
-                .arena_size = arena_size,
-        };
+        /* Cleared with plain stores (see zero_small()), once per file. */
+        zero_small(&ps, sizeof(ps));
+        ps.section = -1;
+        zero_small(f, sizeof(*f));
+        f->data = data;
+        f->size = size;
+        f->data_inline = copy;
+        f->allocation = allocation;
+        f->is_dropin = is_dropin;
+        f->type = unit_name ? type : _UNIT_TYPE_INVALID;
+        f->inline_entries = (UnitEntry *) (void *) (f + 1);
+        f->allocated_entries = n_entries;
+        f->arena = (char *) f + head;
+        f->arena_size = arena_size;
         f->inline_sections = (UnitSection *) (void *) (f->inline_entries + n_entries);
         f->allocated_sections = INLINE_SECTIONS;
         f->entries = f->inline_entries;
@@ -852,6 +909,8 @@ static int parse_in(void *mem, size_t allocation, size_t head, size_t arena_size
 
         ps.f = f;
         ps.type_section = unit_type_section(f->type);
+        if (ps.type_section)
+                ps.type_section_len = strlen(ps.type_section);
         r = parse_all(&ps, copy);
         /* Only a continuation made it hold anything. */
         if (ps.cont.data)

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <stdint.h>
 #include <string.h>
 
 #include "basic/macro.h"
@@ -9,6 +10,13 @@ static const char *const type_names[_UNIT_TYPE_MAX] = {
         [UNIT_DEVICE] = "device",   [UNIT_MOUNT] = "mount",         [UNIT_AUTOMOUNT] = "automount",
         [UNIT_SWAP] = "swap",       [UNIT_TIMER] = "timer",         [UNIT_PATH] = "path",
         [UNIT_SLICE] = "slice",     [UNIT_SCOPE] = "scope",
+};
+
+/* strlen() of each of type_names, for the comparisons by length. */
+static const unsigned char type_name_len[_UNIT_TYPE_MAX] = {
+        [UNIT_SERVICE] = 7, [UNIT_SOCKET] = 6, [UNIT_TARGET] = 6, [UNIT_DEVICE] = 6,
+        [UNIT_MOUNT] = 5,   [UNIT_AUTOMOUNT] = 9, [UNIT_SWAP] = 4, [UNIT_TIMER] = 5,
+        [UNIT_PATH] = 4,    [UNIT_SLICE] = 5, [UNIT_SCOPE] = 5,
 };
 
 static const char *const type_sections[_UNIT_TYPE_MAX] = {
@@ -68,14 +76,48 @@ UnitType unit_type_from_string(const char *s) {
         return t >= 0 && streq(type_names[t], s) ? t : _UNIT_TYPE_INVALID;
 }
 
+/* memcmp(a, b, n) == 0 for 4 <= n <= 16 without a call: the first and
+ * the last four (or eight) bytes, which overlap and cover all n. */
+static bool mem_equal_short(const char *a, const char *b, size_t n) {
+        if (n >= 8) {
+                uint64_t x0, y0, x1, y1;
+
+                memcpy(&x0, a, 8), memcpy(&y0, b, 8);
+                memcpy(&x1, a + n - 8, 8), memcpy(&y1, b + n - 8, 8);
+                return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+        } else {
+                uint32_t x0, y0, x1, y1;
+
+                memcpy(&x0, a, 4), memcpy(&y0, b, 4);
+                memcpy(&x1, a + n - 4, 4), memcpy(&y1, b + n - 4, 4);
+                return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+        }
+}
+
+/* The type a name of n bytes starting with bytes a and b can only be:
+ * every type has a slot of its own (a hash without collisions among the
+ * eleven: test-cat-stream's unit_types_from_mem tries them all),
+ * found without the branches of type_from_prefix(). */
+static int type_slot(unsigned char a, unsigned char b, size_t n) {
+        return (int) (((unsigned) a * 4 + b + (unsigned) n * 5) & 15);
+}
+
+static const signed char type_by_slot[16] = {
+        -1,              UNIT_SLICE,  UNIT_TIMER,     UNIT_DEVICE, UNIT_SERVICE,    UNIT_PATH,
+        UNIT_AUTOMOUNT,  UNIT_SWAP,   UNIT_SCOPE,     UNIT_SOCKET, -1,              -1,
+        UNIT_MOUNT,      -1,          -1,             UNIT_TARGET,
+};
+
 UnitType unit_type_from_mem(const char *s, size_t n) {
         UnitType t;
 
-        /* Every type name has at least four letters: s[1] is in range. */
-        if (n < 4)
+        /* Every type name has four to nine letters: s[1] is in range. */
+        if (n < 4 || n > 9)
                 return _UNIT_TYPE_INVALID;
-        t = type_from_prefix(s);
-        return t >= 0 && strlen(type_names[t]) == n && memcmp(type_names[t], s, n) == 0 ? t : _UNIT_TYPE_INVALID;
+        t = type_by_slot[type_slot((unsigned char) s[0], (unsigned char) s[1], n)];
+        if (t < 0 || type_name_len[t] != n)
+                return _UNIT_TYPE_INVALID;
+        return mem_equal_short(type_names[t], s, n) ? t : _UNIT_TYPE_INVALID;
 }
 
 UnitType unit_type_from_name(const char *name) {

@@ -49,6 +49,13 @@ static void split_with(int fd, size_t cap, bool sse2_only, Split *ret) {
                 }
                 for (size_t i = 0; i < f.diags.n; i++)
                         CHECK(strbuf_printf(&diags, "%s@%u;", f.diags.items[i].rule, f.diags.items[i].line) >= 0);
+                /* The path lives in the framing's allocation, after it;
+                 * every other framing goes back to the reader, which
+                 * writes a later header into it. */
+                CHECK(f.framing);
+                CHECK(!f.path || f.path == f.framing + strlen(f.framing) + 1);
+                if (f.header_line % 2 == 0)
+                        cat_reader_recycle_framing(&r, TAKE_PTR(f.framing));
                 cat_file_done(&f);
         }
         *ret = (Split) {
@@ -315,14 +322,42 @@ TEST(header_path_controls) {
                 }
 }
 
+/* Each unit type from its name, by length (no NUL after it), and what
+ * is a byte off: one short or long, a letter changed anywhere. */
+TEST(unit_types_from_mem) {
+        for (UnitType t = 0; t < _UNIT_TYPE_MAX; t++) {
+                const char *name = unit_type_to_string(t);
+                size_t n = strlen(name);
+                char buf[16];
+
+                memcpy(buf, name, n);
+                buf[n] = 'x';
+                CHECK_INT_EQ(unit_type_from_mem(buf, n), t);
+                CHECK_INT_EQ(unit_type_from_mem(buf, n - 1), _UNIT_TYPE_INVALID);
+                CHECK_INT_EQ(unit_type_from_mem(buf, n + 1), _UNIT_TYPE_INVALID);
+                CHECK_INT_EQ(unit_type_from_string(name), t);
+                for (size_t i = 0; i < n; i++) {
+                        buf[i] ^= 0x20;
+                        CHECK_INT_EQ(unit_type_from_mem(buf, n), _UNIT_TYPE_INVALID);
+                        buf[i] ^= 0x20;
+                }
+        }
+        CHECK_INT_EQ(unit_type_from_mem("servicex", 8), _UNIT_TYPE_INVALID);
+        CHECK_INT_EQ(unit_type_from_mem("aut", 3), _UNIT_TYPE_INVALID);
+        CHECK_INT_EQ(unit_type_from_mem("automounts", 10), _UNIT_TYPE_INVALID);
+}
+
 /* A header's path as the reader checks it (one pass for the control bytes
- * and the last '/' and '.', sixteen bytes at a time), against
- * cat_header_path_is_plausible(): paths of every length up to three such
- * blocks, of each kind of name, a probe byte at every position. */
+ * sixteen bytes at a time, then the last '/' block by block from the end,
+ * and the last '.' after it), against cat_header_path_is_plausible(): paths
+ * of every length up to three such blocks, of each kind of name, a probe
+ * byte at every position; and some longer ones (as long as a corpus's
+ * paths, whose names start blocks before the end), probed at their start
+ * and in their last 40 bytes. */
 TEST(header_paths_in_stream) {
         static const char *const suffixes[] = { ".service", ".d/x.conf", "/x.conf", ".socket", ".servic", "" };
         static const unsigned char probes[] = { 0x00, 0x01, 0x1f, 0x7f, '/', '.', 'a', 0x80, ' ' };
-        char path[64];
+        char path[130];
 
         /* One stream per suffix: a file, then a header-like line after a
          * blank line per case, which starts a file or is content. */
@@ -333,8 +368,8 @@ TEST(header_paths_in_stream) {
 
                 CHECK(strbuf_append_str(&data, "# /x/first.service\nA=1\n") >= 0);
                 CHECK(strbuf_append_str(&want, "/x/first.service") >= 0);
-                for (size_t len = sl + 2; len < 50; len++)
-                        for (size_t at = 1; at < len; at++)
+                for (size_t len = sl + 2; len < 130; len += len < 50 ? 1 : 11)
+                        for (size_t at = 1; at < len; at = len < 50 || at < 4 || at + 41 >= len ? at + 1 : len - 40)
                                 for (size_t p = 0; p < ELEMENTSOF(probes); p++) {
                                         memset(path, 'd', len);
                                         path[0] = '/';
@@ -408,4 +443,4 @@ TEST(random_streams) {
         strbuf_done(&data);
 }
 
-TESTS_MAIN(T(header_paths_in_stream), T(random_streams), T(header_path_controls), T(cap_last_file), T(cap_before_header), T(cap_long_lines), T(cap_bare), T(merged_header), T(cap_plain_lines))
+TESTS_MAIN(T(unit_types_from_mem), T(header_paths_in_stream), T(random_streams), T(header_path_controls), T(cap_last_file), T(cap_before_header), T(cap_long_lines), T(cap_bare), T(merged_header), T(cap_plain_lines))

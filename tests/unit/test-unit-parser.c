@@ -186,6 +186,14 @@ TEST(section_names) {
                 { "t.socket", "Socket", SECTION_KNOWN },      { "t.target", "Install", SECTION_KNOWN },
                 { "t.target", "Target", SECTION_UNKNOWN },    { "t.automount", "Automount", SECTION_KNOWN },
                 { "t.service", "X-Service", SECTION_EXTENSION },
+                /* Compared by their first and last four bytes: a byte off
+                 * anywhere, names of four to nine bytes. */
+                { "t.service", "Instal", SECTION_UNKNOWN },   { "t.service", "Inxtall", SECTION_UNKNOWN },
+                { "t.service", "Servixe", SECTION_UNKNOWN },  { "t.service", "Unix", SECTION_UNKNOWN },
+                { "t.swap", "Swap", SECTION_KNOWN },          { "t.swap", "Swa", SECTION_UNKNOWN },
+                { "t.path", "Path", SECTION_KNOWN },          { "t.path", "Paths", SECTION_UNKNOWN },
+                { "t.timer", "Timer", SECTION_KNOWN },        { "t.timer", "Timex", SECTION_UNKNOWN },
+                { "t.automount", "Automounx", SECTION_UNKNOWN }, { "t.automount", "Automount ", SECTION_UNKNOWN },
         };
 
         for (unsigned c = 1; c < 0x80; c++) {
@@ -403,6 +411,59 @@ TEST(json_raw_literal) {
         }
 }
 
+/* An entry's whole record, against one made of the literals of its key,
+ * value and line: keys and values of lengths around the sixteen bytes the
+ * plain-text check reads at a time, a byte that needs escaping (or not) at
+ * the start, middle or end of one of them; the line ended by LF (the short
+ * way), by CR LF or by the end of the file (the general one). */
+TEST(json_entry_records) {
+        static const size_t lens[] = { 1, 2, 14, 15, 16, 17, 31, 33 };
+        static const char probes[] = { 'x', '"', '\\', '\x01', '\x7f', '~' };
+        static const char *const ends[] = { "\n", "\r\n", "" };
+
+        for (size_t a = 0; a < ELEMENTSOF(lens) && !tests_failed; a++)
+                for (size_t b = 0; b < ELEMENTSOF(lens); b++)
+                        for (size_t p = 0; p < ELEMENTSOF(probes); p++)
+                                for (size_t at = 0; at < 6; at++)
+                                        for (size_t t = 0; t < ELEMENTSOF(ends); t++) {
+                                                char key[40], value[40];
+                                                StrBuf text = {}, want = {}, got = {};
+                                                size_t vl;
+                                                UnitFile *f;
+
+                                                memset(key, 'K', lens[a]);
+                                                memset(value, 'v', lens[b]);
+                                                /* In the key or in the value, at its start,
+                                                 * middle or end. */
+                                                if (at < 3)
+                                                        key[at == 0 ? 0 : at == 1 ? lens[a] / 2 : lens[a] - 1] = probes[p];
+                                                else
+                                                        value[at == 3 ? 0 : at == 4 ? lens[b] / 2 : lens[b] - 1] = probes[p];
+                                                /* A backslash at the end would continue the line. */
+                                                vl = lens[b];
+                                                if (value[vl - 1] == '\\')
+                                                        value[vl++] = 'v';
+                                                key[lens[a]] = value[vl] = '\0';
+                                                CHECK(strbuf_printf(&text, "[Service]\n%s=%s%s", key, value, ends[t]) >= 0);
+                                                f = parse_n(text.data, text.len, "t.service");
+                                                CHECK_INT_EQ(f->n_entries, 1);
+                                                CHECK(strbuf_append_str(&want, "{\"key\":") >= 0);
+                                                CHECK(json_append_cstring(&want, key) >= 0);
+                                                CHECK(strbuf_append_str(&want, ",\"value\":") >= 0);
+                                                CHECK(json_append_cstring(&want, value) >= 0);
+                                                /* The line without its terminator. */
+                                                CHECK(strbuf_append_str(&want, ",\"raw\":") >= 0);
+                                                CHECK(json_append_string(&want, text.data + 10, lens[a] + 1 + vl) >= 0);
+                                                CHECK(strbuf_append_str(&want, ",\"lines\":[2,2],\"edit\":\"keep\"}") >= 0);
+                                                CHECK(unit_file_to_json(f, NULL, &got) >= 0);
+                                                CHECK(strstr(got.data, want.data) != NULL);
+                                                unit_file_free(f);
+                                                strbuf_done(&text);
+                                                strbuf_done(&want);
+                                                strbuf_done(&got);
+                                        }
+}
+
 /* A stream parses from bytes it keeps and recycles one file's allocation
  * for the next: a smaller file goes into it, a larger one gets its own,
  * and each reads as if parsed alone. */
@@ -483,10 +544,11 @@ TEST(storage_growth) {
 }
 
 /* Each ASCII byte in a section name, at its start, middle and end, in
- * names around the sixteen bytes the check reads at a time: refused are
+ * names around the sixteen bytes the check reads at a time (a name of
+ * sixteen at most is one block, checked inline): refused are
  * the control bytes, quotes, the backslash and DEL. */
 TEST(section_name_bytes) {
-        static const size_t lens[] = { 1, 2, 15, 16, 17, 31, 32, 33, 40 };
+        static const size_t lens[] = { 1, 2, 3, 8, 14, 15, 16, 17, 31, 32, 33, 40 };
         char text[64];
 
         for (size_t k = 0; k < ELEMENTSOF(lens); k++)
@@ -516,4 +578,4 @@ TEST(section_name_bytes) {
 TESTS_MAIN(T(section_name_bytes), T(storage_growth), T(line_terminators), T(nul_bytes), T(comments), T(continuations), T(bom),
            T(assignments), T(entries_outside_sections), T(sections), T(file_failures),
            T(line_length_limits), T(unitguard_limits), T(no_final_newline), T(writer_round_trip_and_edits), T(json_view),
-           T(json_raw_literal), T(parse_copy_recycles), T(section_names))
+           T(json_raw_literal), T(json_entry_records), T(parse_copy_recycles), T(section_names))
