@@ -31,6 +31,12 @@
 #define CACHE_SETS_MIN 128
 #define CACHE_SETS_MAX 2048
 #define CACHE_LIVE_MAX 8192
+/* Places in the history, a power of two: room for a few thousand lines
+ * between two copies of a file (the bench stream's repeats its corpus
+ * every 6,000 lines), 128 KiB, of which a run touches two cache lines at
+ * a time, both walked in order. */
+#define HIST_SIZE (UINT32_C(1) << 15)
+#define HIST_MASK (HIST_SIZE - 1)
 
 typedef struct CacheSet {
         uint32_t tag[CACHE_WAYS];    /* the hash's high half with bit 0 set; 0: the slot is empty */
@@ -52,7 +58,7 @@ static_assert(offsetof(Judgement, directive) < JUDGEMENT_TAIL && offsetof(Judgem
 typedef struct CacheRecord {
         uint64_t meta;       /* everything of the key but the texts (scope meta and line_meta()) */
         uint32_t tick;       /* last use (least recently used slot of a set replaced) */
-        uint32_t next;       /* the record that answered the line after this one's, last time: NO_RECORD */
+        uint32_t seen;       /* where it last answered a line in the history (see PredictCache) */
         const Directive *directive; /* the answer's */
         /* The rest of the answer as judged, the judgement's bytes from its
          * verdict on (its message is a text of the record). */
@@ -109,16 +115,28 @@ struct PredictCache {
         uint32_t tick;
         char *arena;
         size_t arena_size, arena_used, arena_live;
-        size_t hits, misses;
+        size_t hits, misses, hinted;
         void *block;
         size_t block_size;
-        /* The record that answered the previous line (NO_RECORD: none, or
-         * the line was not memoized). Files come again and again in the
-         * same order of lines (the instances of a template, the same file
-         * in many streams), so the record after it last time is the first
-         * candidate for the next line: compared in full, as a record the
-         * set offers is, it spares the hash and the set (see hinted()). */
-        uint32_t last;
+        /* The history: the records that answered the last HIST_SIZE
+         * lines, in order (hist[n_hist % HIST_SIZE] is the next one's
+         * place). Files come again and again in the same order of lines
+         * (the instances of a template, the same file in many streams), so
+         * the lines after the previous line's record's place in the
+         * history are likely the next lines: while one after another is
+         * so, the cursor moves along, and a line whose record is another
+         * one takes the cursor to its own record's last place. The record
+         * at the cursor's next place is the first candidate for a line:
+         * compared in full, as a record the set offers is, it spares the
+         * hash and the set (see hinted()); and the history says which
+         * records the next lines want before they are read, to fetch them
+         * ahead. A common line followed by different lines in different
+         * files keeps the cursor on the file it came with, where a record's
+         * single successor could not. */
+        uint32_t *hist;    /* allocated with the table; entries 0 (none) or a record's offset + 1 */
+        uint32_t n_hist;   /* lines recorded (wraps: places are compared modulo 2^32) */
+        uint32_t cursor;   /* the place of the previous line's record, when synced */
+        bool synced;
         /* The line being looked up: kept here rather than passed to the
          * functions of the slow paths, which the lookup then reaches by a
          * jump, with no registers of its own to save. */
@@ -345,12 +363,15 @@ static int arena_reserve(PredictCache *c, size_t n) {
                                 continue;
                         l = stored_record_size(record_at(c, c->sets[i].record[w]));
                         memcpy(t, record_at(c, c->sets[i].record[w]), l);
-                        /* The offsets change: the hints are forgotten. */
-                        ((CacheRecord *) (void *) t)->next = NO_RECORD;
                         c->sets[i].record[w] = (uint32_t) (t - a);
                         t += l;
                 }
-        c->last = NO_RECORD;
+        /* The offsets change: the history is forgotten (the records'
+         * places then lead to no record or to any record, a hint only).
+         * The first arena comes this way too, with nothing to forget. */
+        if (c->arena)
+                memset(c->hist, 0, HIST_SIZE * sizeof(uint32_t));
+        c->synced = false;
         free(c->arena);
         c->arena = a;
         c->arena_size = size;
@@ -443,9 +464,15 @@ static int slot_for(PredictCache *c, uint32_t tag, CacheSet **ret_set, unsigned 
 
         if (!table_allocated(c)) {
                 CacheSet *sets = calloc(CACHE_SETS_MAX, sizeof(CacheSet));
+                /* Zero pages too, touched as the history grows. */
+                uint32_t *hist = calloc(HIST_SIZE, sizeof(uint32_t));
 
-                if (!sets)
+                if (!sets || !hist) {
+                        free(sets);
+                        free(hist);
                         return -ENOMEM;
+                }
+                c->hist = hist;
                 c->sets = sets;
                 c->n_sets = CACHE_SETS_MIN;
                 c->set_mask = CACHE_SETS_MIN - 1;
@@ -483,7 +510,8 @@ static uint32_t store(PredictCache *c, const PredictScope *s, const LineKey *k, 
         *rec = (CacheRecord) {
                 .meta = k->meta,
                 .flags = flags | (message_size > 0 ? FLAG_MESSAGE : 0) | (j && listed(j) ? FLAG_LISTED : 0),
-                .next = NO_RECORD,
+                /* A place too old to be in the history: none yet. */
+                .seen = c->n_hist - HIST_SIZE,
         };
         if (j) {
                 rec->directive = j->directive;
@@ -510,7 +538,6 @@ PredictCache *predict_cache_new(void) {
                 /* Not written to: slot_for() replaces it first. */
                 c->sets = (CacheSet *) &no_sets;
                 c->n_sets = 1;
-                c->last = NO_RECORD;
         }
         return c;
 }
@@ -520,6 +547,7 @@ PredictCache *predict_cache_free(PredictCache *c) {
                 return NULL;
         if (table_allocated(c))
                 free(c->sets);
+        free(c->hist);
         free(c->arena);
         free(c->block);
         free(c);
@@ -581,12 +609,26 @@ static bool named_key(const PredictScope *s, const LineKey *k, LineKey *ret) {
         return true;
 }
 
-/* The line was answered by the record at offset r (NO_RECORD: by none):
- * the next time, that record is the candidate after the previous line's. */
+/* The line was answered by rec, at offset r: the history records it. */
+static _always_inline_ void hist_add(PredictCache *c, CacheRecord *rec, uint32_t r) {
+        c->hist[c->n_hist & HIST_MASK] = r + 1;
+        rec->seen = c->n_hist++;
+}
+
+/* The line was answered by the record at offset r (NO_RECORD: by none),
+ * not the hinted one: the cursor goes to that record's last place, if the
+ * history still holds it. */
 static inline void follow(PredictCache *c, uint32_t r) {
-        if (c->last != NO_RECORD && r != NO_RECORD && record_at(c, c->last)->next != r)
-                record_at(c, c->last)->next = r;
-        c->last = r;
+        CacheRecord *rec;
+
+        if (r == NO_RECORD) {
+                c->synced = false;
+                return;
+        }
+        rec = record_at(c, r);
+        c->cursor = rec->seen;
+        c->synced = c->n_hist - rec->seen < HIST_SIZE;
+        hist_add(c, rec, r);
 }
 
 static uint32_t offset_of(const PredictCache *c, const CacheRecord *rec) {
@@ -603,7 +645,7 @@ static int __attribute__((noinline)) named_judge(PredictCache *c, const PredictS
 
         if (!named_key(s, k, &n)) {
                 c->misses++;
-                c->last = NO_RECORD;
+                c->synced = false;
                 return judge(s, k, ret);
         }
         rec = find(c, s, &n);
@@ -616,7 +658,7 @@ static int __attribute__((noinline)) named_judge(PredictCache *c, const PredictS
         c->misses++;
         r = judge(s, k, ret);
         if (r < 0) {
-                c->last = NO_RECORD;
+                c->synced = false;
                 return r;
         }
         follow(c, store(c, s, &n, ret, 0));
@@ -634,7 +676,7 @@ static int __attribute__((noinline)) miss(PredictCache *c, const PredictScope *s
         c->misses++;
         r = judge(s, k, ret);
         if (r < 0) {
-                c->last = NO_RECORD;
+                c->synced = false;
                 return r;
         }
         if (!value_is_named(k)) {
@@ -675,18 +717,19 @@ void predict_cache_scope(PredictScope *s, const JudgeContext *ctx, DirectiveSect
         scope_init(s, ctx, section_id, section);
 }
 
-/* The record after the previous line's, when it holds k (with no unit
+/* The record at the cursor's next place, when it holds k (with no unit
  * name: a line whose answer depends on it takes the way through the set):
  * compared as find() compares, it is the record find() would give, which
- * the set is then spared. The line then follows the previous one. */
+ * the set is then spared. The cursor then moves on, and the history
+ * records the line. */
 static _always_inline_ CacheRecord *hinted(PredictCache *c, const PredictScope *s, const LineKey *k) {
         CacheRecord *rec;
         const char *t;
         uint32_t next;
 
-        if (c->last == NO_RECORD)
+        if (!c->synced)
                 return NULL;
-        next = record_at(c, c->last)->next;
+        next = c->hist[(c->cursor + 1) & HIST_MASK] - 1;
         if (next == NO_RECORD)
                 return NULL;
         rec = record_at(c, next);
@@ -695,7 +738,9 @@ static _always_inline_ CacheRecord *hinted(PredictCache *c, const PredictScope *
             (s->section_len > 0 && !text_equal(t, s->section, s->section_len)) ||
             !text_equal(t + s->section_len, k->text, k->text_len))
                 return NULL;
-        c->last = next;
+        c->cursor++;
+        c->hinted++;
+        hist_add(c, rec, next);
         return rec;
 }
 
@@ -715,7 +760,7 @@ static _always_inline_ int judge_line(PredictCache *c, const PredictScope *s, co
         }
         /* line_end bounds both lengths (and is 0 for a scope out of range). */
         if (key_len > META_KEY_LEN_MAX || key_len + value_len >= s->line_end) {
-                c->last = NO_RECORD;
+                c->synced = false;
                 return judge_listed(s, key, value, ret);
         }
 
@@ -748,10 +793,17 @@ static _always_inline_ int judge_line(PredictCache *c, const PredictScope *s, co
                 }
                 follow(c, offset_of(c, rec));
         }
-        /* Most likely the next line's record: on its way to the cache
-         * while this line's answer is used. */
-        if (rec->next != NO_RECORD)
-                __builtin_prefetch(record_at(c, rec->next));
+        /* The next lines' records, most likely: on their way to the cache
+         * while this line's answer is used. (The next one was sent for by
+         * the line before, unless the cursor just moved here.) */
+        if (c->synced) {
+                uint32_t n1 = c->hist[(c->cursor + 1) & HIST_MASK], n2 = c->hist[(c->cursor + 2) & HIST_MASK];
+
+                if (n1)
+                        __builtin_prefetch(record_at(c, n1 - 1));
+                if (n2)
+                        __builtin_prefetch(record_at(c, n2 - 1));
+        }
         touch(c, rec);
         c->hits++;
         return answer(rec, ret);
@@ -797,6 +849,10 @@ int predict_cache_judge_section(PredictCache *c, const JudgeContext *ctx, Direct
 void predict_cache_stats(const PredictCache *c, size_t *ret_hits, size_t *ret_misses) {
         *ret_hits = c ? c->hits : 0;
         *ret_misses = c ? c->misses : 0;
+}
+
+size_t predict_cache_hinted(const PredictCache *c) {
+        return c ? c->hinted : 0;
 }
 
 size_t predict_cache_capacity(const PredictCache *c) {
