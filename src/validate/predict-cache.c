@@ -717,11 +717,27 @@ void predict_cache_scope(PredictScope *s, const JudgeContext *ctx, DirectiveSect
         scope_init(s, ctx, section_id, section);
 }
 
-/* The record at the cursor's next place, when it holds k (with no unit
- * name: a line whose answer depends on it takes the way through the set):
- * compared as find() compares, it is the record find() would give, which
- * the set is then spared. The cursor then moves on, and the history
- * records the line. */
+/* Whether rec, a record keyed on a unit name, holds the key named_key()
+ * makes of a line's (meta, text and text_len of its LineKey, passed apart
+ * so that the key stays in registers): then it is the answer named_judge()
+ * would find (the line's value has a '%' or a '\\', as the same value had
+ * when rec was stored). */
+static bool __attribute__((noinline)) hinted_named(const PredictScope *s, const CacheRecord *rec, uint64_t meta,
+                                                   const char *text, size_t text_len) {
+        const char *unit = s->ctx->unit_name, *t = (const char *) (rec + 1);
+        size_t n = unit ? strlen(unit) : 0;
+
+        return n <= META_UNIT_LEN_MAX &&
+               rec->meta == (meta | META_NAMED | (unit ? META_HAS_UNIT : 0) | (uint64_t) n << META_UNIT_LEN_SHIFT) &&
+               (s->section_len == 0 || text_equal(t, s->section, s->section_len)) &&
+               text_equal(t + s->section_len, text, text_len) && text_equal(t + s->section_len + text_len, unit, n);
+}
+
+/* The record at the cursor's next place, when it holds k, or k with the
+ * unit name for a value whose answer depends on it: compared as find()
+ * compares, it is the record find() would give (named_judge()'s second
+ * find() for such a value), which the set is then spared. The cursor then
+ * moves on, and the history records the line. */
 static _always_inline_ CacheRecord *hinted(PredictCache *c, const PredictScope *s, const LineKey *k) {
         CacheRecord *rec;
         const char *t;
@@ -734,9 +750,13 @@ static _always_inline_ CacheRecord *hinted(PredictCache *c, const PredictScope *
                 return NULL;
         rec = record_at(c, next);
         t = (const char *) (rec + 1);
-        if (rec->meta != k->meta || rec->flags & (FLAG_NAMED | FLAG_DROPPED) ||
-            (s->section_len > 0 && !text_equal(t, s->section, s->section_len)) ||
-            !text_equal(t + s->section_len, k->text, k->text_len))
+        if (rec->flags & (FLAG_NAMED | FLAG_DROPPED))
+                return NULL;
+        if (_unlikely_(rec->meta != k->meta)) {
+                if (!(rec->meta & META_NAMED) || !hinted_named(s, rec, k->meta, k->text, k->text_len))
+                        return NULL;
+        } else if ((s->section_len > 0 && !text_equal(t, s->section, s->section_len)) ||
+                   !text_equal(t + s->section_len, k->text, k->text_len))
                 return NULL;
         c->cursor++;
         c->hinted++;

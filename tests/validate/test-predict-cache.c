@@ -431,6 +431,7 @@ TEST(history_follows_files) {
                 { "Service", "Type", "simple" },
                 { "Service", "ExecStart", "/bin/echo %i" },
                 { "Service", "Nice", "5" },
+                { "Service", "User", "%i" },
         };
         static const Line b[] = {
                 { "Unit", "Description", "file b" },
@@ -439,12 +440,22 @@ TEST(history_follows_files) {
                 { "Service", "Nice", "7" },
                 { "Service", "User", "nobody" },
         };
-        /* What comes after a[0] and a[1] instead of a[2] to a[4]: the same
-         * lengths, or the same text in another section or instance. */
-        static const Line twisted[] = {
-                { "Service", "Type", "simplf" },
-                { "Socket", "Type", "simple" },
-                { "Service", "ExecStart", "/bin/echo %i" },
+        /* Lines asked for where the candidate is a[at] of a@1.service: the
+         * same lengths, the same text in another section, or in another
+         * instance (whose name has the same length, or not), or with no
+         * unit name. */
+        static const struct {
+                size_t at;
+                const char *unit;
+                Line line;
+        } twisted[] = {
+                { 2, "a@1.service", { "Service", "Type", "simplf" } },
+                { 2, "a@1.service", { "Socket", "Type", "simple" } },
+                { 3, "a@2.service", { "Service", "ExecStart", "/bin/echo %i" } },
+                { 3, "a@12.service", { "Service", "ExecStart", "/bin/echo %i" } },
+                { 3, NULL, { "Service", "ExecStart", "/bin/echo %i" } },
+                { 3, "a@1.service", { "Service", "ExecStart", "/bin/echo %I" } },
+                { 5, "a@0.service", { "Service", "User", "%i" } }, /* root, where a@1's is not */
         };
         static const Line filler = { "Service", "TimeoutSec", "5" };
         static const Line unmemoized = { "Service", "Environment", NULL };
@@ -461,18 +472,18 @@ TEST(history_follows_files) {
                         CHECK(judge_both(c, "a@1.service", 252, true, &a[i]));
                 for (size_t i = 0; i < ELEMENTSOF(b); i++)
                         CHECK(judge_both(c, "b.service", 252, true, &b[i]));
-                /* From the second round on, every line but the one with a
-                 * specifier (taken through the set, under the name) comes
-                 * from the history; and but a[0] in the second round, the
-                 * first time it comes after b's last line. */
+                /* From the second round on, every line comes from the
+                 * history (the one with a specifier too, the answer under
+                 * the unit name); but a[0] in the second round, the first
+                 * time it comes after b's last line. */
                 if (round > 0)
-                        CHECK_INT_EQ(predict_cache_hinted(c) - hinted, ELEMENTSOF(a) + ELEMENTSOF(b) - 1 - (round == 1));
+                        CHECK_INT_EQ(predict_cache_hinted(c) - hinted, ELEMENTSOF(a) + ELEMENTSOF(b) - (round == 1));
         }
         for (size_t t = 0; t < ELEMENTSOF(twisted); t++) {
-                CHECK(judge_both(c, "a@1.service", 252, true, &a[0]));
-                CHECK(judge_both(c, "a@1.service", 252, true, &a[1]));
+                for (size_t i = 0; i < twisted[t].at; i++)
+                        CHECK(judge_both(c, "a@1.service", 252, true, &a[i]));
                 hinted = predict_cache_hinted(c);
-                CHECK(judge_both(c, t == 2 ? "a@2.service" : "a@1.service", 252, true, &twisted[t]));
+                CHECK(judge_both(c, twisted[t].unit, 252, true, &twisted[t].line));
                 CHECK_INT_EQ(predict_cache_hinted(c), hinted);
         }
         /* More lines than the history holds, one line too long for the
@@ -503,8 +514,8 @@ TEST(history_follows_files) {
                 predict_cache_stats(c, &hits, &misses);
                 CHECK_INT_EQ(hits - before, ELEMENTSOF(a) + ELEMENTSOF(b));
                 /* (a[0] after b[4] found through the set: b[4]'s place
-                 * was not known, a[3] under its name.) */
-                CHECK_INT_EQ(predict_cache_hinted(c) - hinted, round == 0 ? 0 : ELEMENTSOF(a) + ELEMENTSOF(b) - 2);
+                 * was not known.) */
+                CHECK_INT_EQ(predict_cache_hinted(c) - hinted, round == 0 ? 0 : ELEMENTSOF(a) + ELEMENTSOF(b) - 1);
         }
 }
 
