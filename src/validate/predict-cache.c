@@ -57,8 +57,10 @@ static_assert(offsetof(Judgement, directive) < JUDGEMENT_TAIL && offsetof(Judgem
  * unit. */
 typedef struct CacheRecord {
         uint64_t meta;       /* everything of the key but the texts (scope meta and line_meta()) */
-        uint32_t tick;       /* last use (least recently used slot of a set replaced) */
-        uint32_t seen;       /* where it last answered a line in the history (see PredictCache) */
+        /* Where it last answered a line in the history (see PredictCache):
+         * also how recently it was used, the age n_hist - seen telling
+         * which answer is replaced (the least recently used). */
+        uint32_t seen;
         const Directive *directive; /* the answer's */
         /* The rest of the answer as judged, the judgement's bytes from its
          * verdict on (its message is a text of the record). */
@@ -112,7 +114,6 @@ struct PredictCache {
         size_t n_sets;  /* in use, a power of two */
         size_t set_mask; /* n_sets - 1 */
         size_t n_live;
-        uint32_t tick;
         char *arena;
         size_t arena_size, arena_used, arena_live;
         size_t hits, misses, hinted;
@@ -316,20 +317,11 @@ static _always_inline_ CacheRecord *find(const PredictCache *c, const PredictSco
         return NULL;
 }
 
-/* The ages of all answers start over when the counter wraps (the order of
- * use is forgotten once, nothing else). */
-static void __attribute__((noinline)) ticks_restart(PredictCache *c) {
-        for (size_t i = 0; i < c->n_sets; i++)
-                for (unsigned w = 0; w < CACHE_WAYS; w++)
-                        if (c->sets[i].tag[w])
-                                record_at(c, c->sets[i].record[w])->tick = 0;
-        c->tick = 1;
-}
-
-static inline void touch(PredictCache *c, CacheRecord *rec) {
-        if (_unlikely_(++c->tick == 0))
-                ticks_restart(c);
-        rec->tick = c->tick;
+/* How many lines ago rec last answered one (modulo 2^32: a record unused
+ * for four billion lines may look young again, which only changes which
+ * answer is replaced). */
+static inline uint32_t age(const PredictCache *c, const CacheRecord *rec) {
+        return c->n_hist - rec->seen;
 }
 
 /* Room for n more bytes at the end of the arena (see ARENA_MIN). */
@@ -424,8 +416,8 @@ static unsigned least_recent(const PredictCache *c, const CacheSet *set) {
         unsigned victim = CACHE_WAYS;
 
         for (unsigned w = 0; w < CACHE_WAYS; w++)
-                if (set->tag[w] && (victim == CACHE_WAYS || record_at(c, set->record[w])->tick <
-                                                                    record_at(c, set->record[victim])->tick))
+                if (set->tag[w] && (victim == CACHE_WAYS || age(c, record_at(c, set->record[w])) >
+                                                                    age(c, record_at(c, set->record[victim]))))
                         victim = w;
         return victim;
 }
@@ -447,7 +439,7 @@ static void make_room(PredictCache *c, size_t first) {
                         continue;
                 seen += CACHE_WAYS - (unsigned) __builtin_popcount(set_match(set, 0));
                 if (!victim_set ||
-                    record_at(c, set->record[w])->tick < record_at(c, victim_set->record[victim])->tick) {
+                    age(c, record_at(c, set->record[w])) > age(c, record_at(c, victim_set->record[victim]))) {
                         victim_set = set;
                         victim = w;
                 }
@@ -510,14 +502,16 @@ static uint32_t store(PredictCache *c, const PredictScope *s, const LineKey *k, 
         *rec = (CacheRecord) {
                 .meta = k->meta,
                 .flags = flags | (message_size > 0 ? FLAG_MESSAGE : 0) | (j && listed(j) ? FLAG_LISTED : 0),
-                /* A place too old to be in the history: none yet. */
-                .seen = c->n_hist - HIST_SIZE,
+                /* A place too old to be in the history: none yet (the
+                 * line's follow() gives it one next, and its age). A
+                 * marker of FLAG_NAMED is never in the history: it is as
+                 * old as the line that stored it. */
+                .seen = flags & FLAG_NAMED ? c->n_hist : c->n_hist - HIST_SIZE,
         };
         if (j) {
                 rec->directive = j->directive;
                 memcpy(rec->tail, (const char *) j + JUDGEMENT_TAIL, sizeof rec->tail);
         }
-        touch(c, rec);
         t = (char *) (rec + 1);
         t = append(t, s->section, s->section_len);
         t = append(t, k->text, k->text_len);
@@ -674,7 +668,6 @@ static int __attribute__((noinline)) named_judge(PredictCache *c, const PredictS
         rec = find(c, s, &n);
         if (rec) {
                 follow(c, offset_of(c, rec));
-                touch(c, rec);
                 c->hits++;
                 return answer(rec, ret);
         }
@@ -842,7 +835,6 @@ static _always_inline_ int judge_line(PredictCache *c, const PredictScope *s, co
          * the cursor moved here.) */
         if (c->synced)
                 prefetch_place(c, c->cursor + PREFETCH_AHEAD);
-        touch(c, rec);
         c->hits++;
         return answer(rec, ret);
 }
