@@ -224,14 +224,33 @@ static _always_inline_ uint64_t hash_text(uint64_t h, const char *s, size_t n) {
         return fold(a ^ h, b ^ HASH_K1 ^ n);
 }
 
+#if defined(__SSE2__) && !defined(PREDICT_CACHE_SCALAR)
+/* The sixteen bytes at a and at b are equal. */
+static _always_inline_ bool block_equal(const char *a, const char *b) {
+        __m128i x = _mm_loadu_si128((const __m128i *) (const void *) a);
+        __m128i y = _mm_loadu_si128((const __m128i *) (const void *) b);
+
+        return _mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) == 0xffff;
+}
+#endif
+
 /* Equal bytes, sixteen at a time, inline: most texts compared are short.
  * The same loads as hash_text(), none past a + n or b + n. */
 static _always_inline_ bool text_equal(const char *a, const char *b, size_t n) {
         if (n > 16) {
+#if defined(__SSE2__) && !defined(PREDICT_CACHE_SCALAR)
+                /* One load per text and block: every line memoized is
+                 * compared in full, most are longer than sixteen bytes. */
+                for (size_t i = 0; i + 16 < n; i += 16)
+                        if (!block_equal(a + i, b + i))
+                                return false;
+                return block_equal(a + n - 16, b + n - 16);
+#else
                 for (size_t i = 0; i + 16 < n; i += 16)
                         if (((load8(a + i) ^ load8(b + i)) | (load8(a + i + 8) ^ load8(b + i + 8))) != 0)
                                 return false;
                 return ((load8(a + n - 16) ^ load8(b + n - 16)) | (load8(a + n - 8) ^ load8(b + n - 8))) == 0;
+#endif
         }
         if (n >= 8)
                 return ((load8(a) ^ load8(b)) | (load8(a + n - 8) ^ load8(b + n - 8))) == 0;
