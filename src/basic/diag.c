@@ -169,6 +169,16 @@ static size_t printable_run(const char *s, size_t n) {
                 if (m != 0)
                         return i + (unsigned) __builtin_ctz(m);
         }
+        /* The rest as the last sixteen bytes, when there are that many:
+         * those before i are printable (their bits are clear), the first
+         * bit set is the first control character from i on. */
+        if (i < n && n >= 16) {
+                __m128i v = _mm_loadu_si128((const __m128i *) (const void *) (s + n - 16));
+                unsigned m = (unsigned) _mm_movemask_epi8(
+                        _mm_or_si128(_mm_cmpeq_epi8(_mm_subs_epu8(v, x1f), zero), _mm_cmpeq_epi8(v, del)));
+
+                return m != 0 ? n - 16 + (unsigned) __builtin_ctz(m) : n;
+        }
 #endif
         while (i < n && !is_control((unsigned char) s[i]))
                 i++;

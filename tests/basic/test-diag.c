@@ -83,4 +83,37 @@ TEST(copies_and_forms) {
                      "\"section\":null,\"key\":null,\"message\":\"whole file\"}");
 }
 
-TESTS_MAIN(T(fields_are_copies), T(copies_and_forms))
+/* The text form shows control characters as \\xNN, wherever they are:
+ * texts of every length up to 40 with one (or none) at every position,
+ * against the plain byte-by-byte rendering. */
+TEST(control_characters) {
+        static const unsigned char controls[] = { 0x01, 0x1f, 0x7f, '\t', '\n' };
+        char text[41], want[256];
+
+        for (size_t n = 1; n < sizeof text; n++)
+                for (size_t at = 0; at <= n; at++)
+                        for (size_t k = 0; k < ELEMENTSOF(controls); k++) {
+                                _cleanup_(diag_list_done) DiagList l = {};
+                                _cleanup_(strbuf_done) StrBuf out = {};
+                                size_t w;
+
+                                for (size_t i = 0; i < n; i++)
+                                        text[i] = (char) (' ' + (i * 7 + n) % 95); /* printable ASCII */
+                                if (at < n)
+                                        text[at] = (char) controls[k];
+                                text[n] = '\0';
+                                w = (size_t) snprintf(want, sizeof want, "f: note: ");
+                                for (size_t i = 0; i < n; i++) {
+                                        unsigned char c = (unsigned char) text[i];
+
+                                        w += (size_t) (c < 0x20 || c == 0x7f ? snprintf(want + w, sizeof want - w, "\\x%02x", c)
+                                                                             : snprintf(want + w, sizeof want - w, "%c", c));
+                                }
+                                snprintf(want + w, sizeof want - w, "\n");
+                                CHECK_INT_EQ(diag_add(&l, DIAG_NOTE, EFFECT_NONE, NULL, "f", 0, NULL, NULL, "%s", text), 0);
+                                CHECK_INT_EQ(diag_format_text(&l.items[0], &out), 0);
+                                CHECK_STR_EQ(out.data, want);
+                        }
+}
+
+TESTS_MAIN(T(fields_are_copies), T(copies_and_forms), T(control_characters))
