@@ -660,11 +660,10 @@ static inline void follow(PredictCache *c, uint32_t r) {
         c->cursor = rec->seen;
         c->synced = c->n_hist - rec->seen < HIST_SIZE;
         hist_add(c, rec, r);
-        /* The records the next lines will likely want, up to the one the
-         * lines from here on send for themselves (judge_line()). */
+        /* The record the next line will likely want (those after it are
+         * sent for if the next lines follow: judge_line()). */
         if (c->synced)
-                for (uint32_t i = 1; i < PREFETCH_AHEAD; i++)
-                        prefetch_place(c, c->cursor + i);
+                prefetch_place(c, c->cursor + 1);
 }
 
 static uint32_t offset_of(const PredictCache *c, const CacheRecord *rec) {
