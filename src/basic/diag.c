@@ -13,10 +13,7 @@
 #include "json-writer.h"
 
 static void diag_done(Diag *d) {
-        free(d->rule);
-        free(d->file);
-        free(d->section);
-        free(d->key);
+        /* The other texts are in the message's allocation (diag_addv()). */
         free(d->message);
         free(d->unit);
 }
@@ -42,10 +39,25 @@ int diag_add(DiagList *l, DiagSeverity severity, SystemdEffect effect, const cha
         return r;
 }
 
+/* A copy of s (n bytes with its NUL) at *p, for a field: NULL for none. */
+static char *put_text(char **p, const char *s, size_t n) {
+        char *t = *p;
+
+        if (!s)
+                return NULL;
+        memcpy(t, s, n);
+        *p = t + n;
+        return t;
+}
+
 int diag_addv(DiagList *l, DiagSeverity severity, SystemdEffect effect, const char *rule,
               const char *file, unsigned line, const char *section, const char *key,
               const char *fmt, va_list ap) {
-        Diag d = { .severity = severity, .effect = effect, .line = line };
+        _cleanup_free_ char *formatted = NULL;
+        size_t n_message, n_rule, n_file, n_section, n_key;
+        const char *message;
+        char *p;
+        Diag d;
         int r;
 
         r = GREEDY_REALLOC(l->items, l->allocated, l->n + 1);
@@ -54,23 +66,33 @@ int diag_addv(DiagList *l, DiagSeverity severity, SystemdEffect effect, const ch
 
         /* Many messages are fixed text or one string ("%s"): no printf. */
         if (!strchr(fmt, '%'))
-                d.message = strdup(fmt);
+                message = fmt;
         else if (streq(fmt, "%s")) {
-                const char *text = va_arg(ap, const char *);
-
-                d.message = strdup(text ? text : "(null)");   /* as glibc prints it */
-        }
-        else if (vasprintf(&d.message, fmt, ap) < 0)
-                d.message = NULL;
-        if (!d.message)
+                message = va_arg(ap, const char *);
+                if (!message)
+                        message = "(null)"; /* as glibc prints it */
+        } else if (vasprintf(&formatted, fmt, ap) < 0)
                 return -ENOMEM;
+        else
+                message = formatted;
 
-        if (strdup_opt(rule, &d.rule) < 0 || strdup_opt(file, &d.file) < 0 ||
-            strdup_opt(section, &d.section) < 0 || strdup_opt(key, &d.key) < 0) {
-                diag_done(&d);
+        /* All texts in one allocation, the message's: a stream's notes
+         * number in the thousands, and each had five of them. */
+        n_message = strlen(message) + 1;
+        n_rule = rule ? strlen(rule) + 1 : 0;
+        n_file = file ? strlen(file) + 1 : 0;
+        n_section = section ? strlen(section) + 1 : 0;
+        n_key = key ? strlen(key) + 1 : 0;
+        p = malloc(n_message + n_rule + n_file + n_section + n_key);
+        if (!p)
                 return -ENOMEM;
-        }
-
+        /* (One statement each: the message first, at the start.) */
+        d = (Diag) { .severity = severity, .effect = effect, .line = line };
+        d.message = put_text(&p, message, n_message);
+        d.rule = put_text(&p, rule, n_rule);
+        d.file = put_text(&p, file, n_file);
+        d.section = put_text(&p, section, n_section);
+        d.key = put_text(&p, key, n_key);
         l->items[l->n++] = d;
         return 0;
 }
@@ -146,6 +168,16 @@ static size_t printable_run(const char *s, size_t n) {
 
                 if (m != 0)
                         return i + (unsigned) __builtin_ctz(m);
+        }
+        /* The rest as the last sixteen bytes, when there are that many:
+         * those before i are printable (their bits are clear), the first
+         * bit set is the first control character from i on. */
+        if (i < n && n >= 16) {
+                __m128i v = _mm_loadu_si128((const __m128i *) (const void *) (s + n - 16));
+                unsigned m = (unsigned) _mm_movemask_epi8(
+                        _mm_or_si128(_mm_cmpeq_epi8(_mm_subs_epu8(v, x1f), zero), _mm_cmpeq_epi8(v, del)));
+
+                return m != 0 ? n - 16 + (unsigned) __builtin_ctz(m) : n;
         }
 #endif
         while (i < n && !is_control((unsigned char) s[i]))

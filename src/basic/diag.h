@@ -26,6 +26,9 @@ typedef enum SystemdEffect {
         EFFECT_FILE_FAILED,   /* the whole file fails to load (load state error) */
 } SystemdEffect;
 
+/* Made by diag_add() only. Its texts but unit are one allocation, the
+ * message's: the other fields point into it, and are never freed or
+ * replaced on their own. */
 typedef struct Diag {
         char *rule;           /* stable identifier, e.g. "syntax.missing-equals" */
         DiagSeverity severity;

@@ -31,6 +31,12 @@
 #define CACHE_SETS_MIN 128
 #define CACHE_SETS_MAX 2048
 #define CACHE_LIVE_MAX 8192
+/* Places in the history, a power of two: room for a few thousand lines
+ * between two copies of a file (the bench stream's repeats its corpus
+ * every 6,000 lines), 128 KiB, of which a run touches two cache lines at
+ * a time, both walked in order. */
+#define HIST_SIZE (UINT32_C(1) << 15)
+#define HIST_MASK (HIST_SIZE - 1)
 
 typedef struct CacheSet {
         uint32_t tag[CACHE_WAYS];    /* the hash's high half with bit 0 set; 0: the slot is empty */
@@ -51,8 +57,10 @@ static_assert(offsetof(Judgement, directive) < JUDGEMENT_TAIL && offsetof(Judgem
  * unit. */
 typedef struct CacheRecord {
         uint64_t meta;       /* everything of the key but the texts (scope meta and line_meta()) */
-        uint32_t tick;       /* last use (least recently used slot of a set replaced) */
-        uint32_t next;       /* the record that answered the line after this one's, last time: NO_RECORD */
+        /* Where it last answered a line in the history (see PredictCache):
+         * also how recently it was used, the age n_hist - seen telling
+         * which answer is replaced (the least recently used). */
+        uint32_t seen;
         const Directive *directive; /* the answer's */
         /* The rest of the answer as judged, the judgement's bytes from its
          * verdict on (its message is a text of the record). */
@@ -106,19 +114,30 @@ struct PredictCache {
         size_t n_sets;  /* in use, a power of two */
         size_t set_mask; /* n_sets - 1 */
         size_t n_live;
-        uint32_t tick;
         char *arena;
         size_t arena_size, arena_used, arena_live;
-        size_t hits, misses;
+        size_t hits, misses, hinted;
         void *block;
         size_t block_size;
-        /* The record that answered the previous line (NO_RECORD: none, or
-         * the line was not memoized). Files come again and again in the
-         * same order of lines (the instances of a template, the same file
-         * in many streams), so the record after it last time is the first
-         * candidate for the next line: compared in full, as a record the
-         * set offers is, it spares the hash and the set (see hinted()). */
-        uint32_t last;
+        /* The history: the records that answered the last HIST_SIZE
+         * lines, in order (hist[n_hist % HIST_SIZE] is the next one's
+         * place). Files come again and again in the same order of lines
+         * (the instances of a template, the same file in many streams), so
+         * the lines after the previous line's record's place in the
+         * history are likely the next lines: while one after another is
+         * so, the cursor moves along, and a line whose record is another
+         * one takes the cursor to its own record's last place. The record
+         * at the cursor's next place is the first candidate for a line:
+         * compared in full, as a record the set offers is, it spares the
+         * hash and the set (see hinted()); and the history says which
+         * records the next lines want before they are read, to fetch them
+         * ahead. A common line followed by different lines in different
+         * files keeps the cursor on the file it came with, where a record's
+         * single successor could not. */
+        uint32_t *hist;    /* allocated with the table; entries 0 (none) or a record's offset + 1 */
+        uint32_t n_hist;   /* lines recorded (wraps: places are compared modulo 2^32) */
+        uint32_t cursor;   /* the place of the previous line's record, when synced */
+        bool synced;
         /* The line being looked up: kept here rather than passed to the
          * functions of the slow paths, which the lookup then reaches by a
          * jump, with no registers of its own to save. */
@@ -205,14 +224,33 @@ static _always_inline_ uint64_t hash_text(uint64_t h, const char *s, size_t n) {
         return fold(a ^ h, b ^ HASH_K1 ^ n);
 }
 
+#if defined(__SSE2__) && !defined(PREDICT_CACHE_SCALAR)
+/* The sixteen bytes at a and at b are equal. */
+static _always_inline_ bool block_equal(const char *a, const char *b) {
+        __m128i x = _mm_loadu_si128((const __m128i *) (const void *) a);
+        __m128i y = _mm_loadu_si128((const __m128i *) (const void *) b);
+
+        return _mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) == 0xffff;
+}
+#endif
+
 /* Equal bytes, sixteen at a time, inline: most texts compared are short.
  * The same loads as hash_text(), none past a + n or b + n. */
 static _always_inline_ bool text_equal(const char *a, const char *b, size_t n) {
         if (n > 16) {
+#if defined(__SSE2__) && !defined(PREDICT_CACHE_SCALAR)
+                /* One load per text and block: every line memoized is
+                 * compared in full, most are longer than sixteen bytes. */
+                for (size_t i = 0; i + 16 < n; i += 16)
+                        if (!block_equal(a + i, b + i))
+                                return false;
+                return block_equal(a + n - 16, b + n - 16);
+#else
                 for (size_t i = 0; i + 16 < n; i += 16)
                         if (((load8(a + i) ^ load8(b + i)) | (load8(a + i + 8) ^ load8(b + i + 8))) != 0)
                                 return false;
                 return ((load8(a + n - 16) ^ load8(b + n - 16)) | (load8(a + n - 8) ^ load8(b + n - 8))) == 0;
+#endif
         }
         if (n >= 8)
                 return ((load8(a) ^ load8(b)) | (load8(a + n - 8) ^ load8(b + n - 8))) == 0;
@@ -298,20 +336,11 @@ static _always_inline_ CacheRecord *find(const PredictCache *c, const PredictSco
         return NULL;
 }
 
-/* The ages of all answers start over when the counter wraps (the order of
- * use is forgotten once, nothing else). */
-static void __attribute__((noinline)) ticks_restart(PredictCache *c) {
-        for (size_t i = 0; i < c->n_sets; i++)
-                for (unsigned w = 0; w < CACHE_WAYS; w++)
-                        if (c->sets[i].tag[w])
-                                record_at(c, c->sets[i].record[w])->tick = 0;
-        c->tick = 1;
-}
-
-static inline void touch(PredictCache *c, CacheRecord *rec) {
-        if (_unlikely_(++c->tick == 0))
-                ticks_restart(c);
-        rec->tick = c->tick;
+/* How many lines ago rec last answered one (modulo 2^32: a record unused
+ * for four billion lines may look young again, which only changes which
+ * answer is replaced). */
+static inline uint32_t age(const PredictCache *c, const CacheRecord *rec) {
+        return c->n_hist - rec->seen;
 }
 
 /* Room for n more bytes at the end of the arena (see ARENA_MIN). */
@@ -345,12 +374,15 @@ static int arena_reserve(PredictCache *c, size_t n) {
                                 continue;
                         l = stored_record_size(record_at(c, c->sets[i].record[w]));
                         memcpy(t, record_at(c, c->sets[i].record[w]), l);
-                        /* The offsets change: the hints are forgotten. */
-                        ((CacheRecord *) (void *) t)->next = NO_RECORD;
                         c->sets[i].record[w] = (uint32_t) (t - a);
                         t += l;
                 }
-        c->last = NO_RECORD;
+        /* The offsets change: the history is forgotten (the records'
+         * places then lead to no record or to any record, a hint only).
+         * The first arena comes this way too, with nothing to forget. */
+        if (c->arena)
+                memset(c->hist, 0, HIST_SIZE * sizeof(uint32_t));
+        c->synced = false;
         free(c->arena);
         c->arena = a;
         c->arena_size = size;
@@ -403,8 +435,8 @@ static unsigned least_recent(const PredictCache *c, const CacheSet *set) {
         unsigned victim = CACHE_WAYS;
 
         for (unsigned w = 0; w < CACHE_WAYS; w++)
-                if (set->tag[w] && (victim == CACHE_WAYS || record_at(c, set->record[w])->tick <
-                                                                    record_at(c, set->record[victim])->tick))
+                if (set->tag[w] && (victim == CACHE_WAYS || age(c, record_at(c, set->record[w])) >
+                                                                    age(c, record_at(c, set->record[victim]))))
                         victim = w;
         return victim;
 }
@@ -426,7 +458,7 @@ static void make_room(PredictCache *c, size_t first) {
                         continue;
                 seen += CACHE_WAYS - (unsigned) __builtin_popcount(set_match(set, 0));
                 if (!victim_set ||
-                    record_at(c, set->record[w])->tick < record_at(c, victim_set->record[victim])->tick) {
+                    age(c, record_at(c, set->record[w])) > age(c, record_at(c, victim_set->record[victim]))) {
                         victim_set = set;
                         victim = w;
                 }
@@ -443,9 +475,15 @@ static int slot_for(PredictCache *c, uint32_t tag, CacheSet **ret_set, unsigned 
 
         if (!table_allocated(c)) {
                 CacheSet *sets = calloc(CACHE_SETS_MAX, sizeof(CacheSet));
+                /* Zero pages too, touched as the history grows. */
+                uint32_t *hist = calloc(HIST_SIZE, sizeof(uint32_t));
 
-                if (!sets)
+                if (!sets || !hist) {
+                        free(sets);
+                        free(hist);
                         return -ENOMEM;
+                }
+                c->hist = hist;
                 c->sets = sets;
                 c->n_sets = CACHE_SETS_MIN;
                 c->set_mask = CACHE_SETS_MIN - 1;
@@ -483,13 +521,16 @@ static uint32_t store(PredictCache *c, const PredictScope *s, const LineKey *k, 
         *rec = (CacheRecord) {
                 .meta = k->meta,
                 .flags = flags | (message_size > 0 ? FLAG_MESSAGE : 0) | (j && listed(j) ? FLAG_LISTED : 0),
-                .next = NO_RECORD,
+                /* A place too old to be in the history: none yet (the
+                 * line's follow() gives it one next, and its age). A
+                 * marker of FLAG_NAMED is never in the history: it is as
+                 * old as the line that stored it. */
+                .seen = flags & FLAG_NAMED ? c->n_hist : c->n_hist - HIST_SIZE,
         };
         if (j) {
                 rec->directive = j->directive;
                 memcpy(rec->tail, (const char *) j + JUDGEMENT_TAIL, sizeof rec->tail);
         }
-        touch(c, rec);
         t = (char *) (rec + 1);
         t = append(t, s->section, s->section_len);
         t = append(t, k->text, k->text_len);
@@ -510,7 +551,6 @@ PredictCache *predict_cache_new(void) {
                 /* Not written to: slot_for() replaces it first. */
                 c->sets = (CacheSet *) &no_sets;
                 c->n_sets = 1;
-                c->last = NO_RECORD;
         }
         return c;
 }
@@ -520,6 +560,7 @@ PredictCache *predict_cache_free(PredictCache *c) {
                 return NULL;
         if (table_allocated(c))
                 free(c->sets);
+        free(c->hist);
         free(c->arena);
         free(c->block);
         free(c);
@@ -581,12 +622,48 @@ static bool named_key(const PredictScope *s, const LineKey *k, LineKey *ret) {
         return true;
 }
 
-/* The line was answered by the record at offset r (NO_RECORD: by none):
- * the next time, that record is the candidate after the previous line's. */
+/* How many lines ahead of the line judged its record is fetched: the
+ * line before would be too late, a line's judging takes less time than
+ * a record takes to come from memory. */
+#define PREFETCH_AHEAD 4
+
+/* The record at a place of the history sent for (a hint to the
+ * processor, for any place): two cache lines, as a record is 8-aligned,
+ * its header alone crosses a line boundary five times in eight, and with
+ * the text of a common line it is about 90 bytes. */
+static _always_inline_ void prefetch_place(const PredictCache *c, uint32_t place) {
+        uint32_t r = c->hist[place & HIST_MASK];
+
+        if (r) {
+                __builtin_prefetch(record_at(c, r - 1));
+                __builtin_prefetch((const char *) record_at(c, r - 1) + 64);
+        }
+}
+
+/* The line was answered by rec, at offset r: the history records it. */
+static _always_inline_ void hist_add(PredictCache *c, CacheRecord *rec, uint32_t r) {
+        c->hist[c->n_hist & HIST_MASK] = r + 1;
+        rec->seen = c->n_hist++;
+}
+
+/* The line was answered by the record at offset r (NO_RECORD: by none),
+ * not the hinted one: the cursor goes to that record's last place, if the
+ * history still holds it. */
 static inline void follow(PredictCache *c, uint32_t r) {
-        if (c->last != NO_RECORD && r != NO_RECORD && record_at(c, c->last)->next != r)
-                record_at(c, c->last)->next = r;
-        c->last = r;
+        CacheRecord *rec;
+
+        if (r == NO_RECORD) {
+                c->synced = false;
+                return;
+        }
+        rec = record_at(c, r);
+        c->cursor = rec->seen;
+        c->synced = c->n_hist - rec->seen < HIST_SIZE;
+        hist_add(c, rec, r);
+        /* The record the next line will likely want (those after it are
+         * sent for if the next lines follow: judge_line()). */
+        if (c->synced)
+                prefetch_place(c, c->cursor + 1);
 }
 
 static uint32_t offset_of(const PredictCache *c, const CacheRecord *rec) {
@@ -603,20 +680,19 @@ static int __attribute__((noinline)) named_judge(PredictCache *c, const PredictS
 
         if (!named_key(s, k, &n)) {
                 c->misses++;
-                c->last = NO_RECORD;
+                c->synced = false;
                 return judge(s, k, ret);
         }
         rec = find(c, s, &n);
         if (rec) {
                 follow(c, offset_of(c, rec));
-                touch(c, rec);
                 c->hits++;
                 return answer(rec, ret);
         }
         c->misses++;
         r = judge(s, k, ret);
         if (r < 0) {
-                c->last = NO_RECORD;
+                c->synced = false;
                 return r;
         }
         follow(c, store(c, s, &n, ret, 0));
@@ -634,7 +710,7 @@ static int __attribute__((noinline)) miss(PredictCache *c, const PredictScope *s
         c->misses++;
         r = judge(s, k, ret);
         if (r < 0) {
-                c->last = NO_RECORD;
+                c->synced = false;
                 return r;
         }
         if (!value_is_named(k)) {
@@ -675,27 +751,50 @@ void predict_cache_scope(PredictScope *s, const JudgeContext *ctx, DirectiveSect
         scope_init(s, ctx, section_id, section);
 }
 
-/* The record after the previous line's, when it holds k (with no unit
- * name: a line whose answer depends on it takes the way through the set):
- * compared as find() compares, it is the record find() would give, which
- * the set is then spared. The line then follows the previous one. */
+/* Whether rec, a record keyed on a unit name, holds the key named_key()
+ * makes of a line's (meta, text and text_len of its LineKey, passed apart
+ * so that the key stays in registers): then it is the answer named_judge()
+ * would find (the line's value has a '%' or a '\\', as the same value had
+ * when rec was stored). */
+static bool __attribute__((noinline)) hinted_named(const PredictScope *s, const CacheRecord *rec, uint64_t meta,
+                                                   const char *text, size_t text_len) {
+        const char *unit = s->ctx->unit_name, *t = (const char *) (rec + 1);
+        size_t n = unit ? strlen(unit) : 0;
+
+        return n <= META_UNIT_LEN_MAX &&
+               rec->meta == (meta | META_NAMED | (unit ? META_HAS_UNIT : 0) | (uint64_t) n << META_UNIT_LEN_SHIFT) &&
+               (s->section_len == 0 || text_equal(t, s->section, s->section_len)) &&
+               text_equal(t + s->section_len, text, text_len) && text_equal(t + s->section_len + text_len, unit, n);
+}
+
+/* The record at the cursor's next place, when it holds k, or k with the
+ * unit name for a value whose answer depends on it: compared as find()
+ * compares, it is the record find() would give (named_judge()'s second
+ * find() for such a value), which the set is then spared. The cursor then
+ * moves on, and the history records the line. */
 static _always_inline_ CacheRecord *hinted(PredictCache *c, const PredictScope *s, const LineKey *k) {
         CacheRecord *rec;
         const char *t;
         uint32_t next;
 
-        if (c->last == NO_RECORD)
+        if (!c->synced)
                 return NULL;
-        next = record_at(c, c->last)->next;
+        next = c->hist[(c->cursor + 1) & HIST_MASK] - 1;
         if (next == NO_RECORD)
                 return NULL;
         rec = record_at(c, next);
         t = (const char *) (rec + 1);
-        if (rec->meta != k->meta || rec->flags & (FLAG_NAMED | FLAG_DROPPED) ||
-            (s->section_len > 0 && !text_equal(t, s->section, s->section_len)) ||
-            !text_equal(t + s->section_len, k->text, k->text_len))
+        if (rec->flags & (FLAG_NAMED | FLAG_DROPPED))
                 return NULL;
-        c->last = next;
+        if (_unlikely_(rec->meta != k->meta)) {
+                if (!(rec->meta & META_NAMED) || !hinted_named(s, rec, k->meta, k->text, k->text_len))
+                        return NULL;
+        } else if ((s->section_len > 0 && !text_equal(t, s->section, s->section_len)) ||
+                   !text_equal(t + s->section_len, k->text, k->text_len))
+                return NULL;
+        c->cursor++;
+        c->hinted++;
+        hist_add(c, rec, next);
         return rec;
 }
 
@@ -715,7 +814,7 @@ static _always_inline_ int judge_line(PredictCache *c, const PredictScope *s, co
         }
         /* line_end bounds both lengths (and is 0 for a scope out of range). */
         if (key_len > META_KEY_LEN_MAX || key_len + value_len >= s->line_end) {
-                c->last = NO_RECORD;
+                c->synced = false;
                 return judge_listed(s, key, value, ret);
         }
 
@@ -748,11 +847,12 @@ static _always_inline_ int judge_line(PredictCache *c, const PredictScope *s, co
                 }
                 follow(c, offset_of(c, rec));
         }
-        /* Most likely the next line's record: on its way to the cache
-         * while this line's answer is used. */
-        if (rec->next != NO_RECORD)
-                __builtin_prefetch(record_at(c, rec->next));
-        touch(c, rec);
+        /* A later line's record, most likely: on its way to the cache
+         * while this line and the ones before it are judged. (The records
+         * of the lines between were sent for by the lines before, or when
+         * the cursor moved here.) */
+        if (c->synced)
+                prefetch_place(c, c->cursor + PREFETCH_AHEAD);
         c->hits++;
         return answer(rec, ret);
 }
@@ -797,6 +897,10 @@ int predict_cache_judge_section(PredictCache *c, const JudgeContext *ctx, Direct
 void predict_cache_stats(const PredictCache *c, size_t *ret_hits, size_t *ret_misses) {
         *ret_hits = c ? c->hits : 0;
         *ret_misses = c ? c->misses : 0;
+}
+
+size_t predict_cache_hinted(const PredictCache *c) {
+        return c ? c->hinted : 0;
 }
 
 size_t predict_cache_capacity(const PredictCache *c) {

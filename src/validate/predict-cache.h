@@ -19,6 +19,11 @@
  * hashes the line once, and only such values are looked up again with
  * the name. Every answer is given after comparing the whole key.
  *
+ * A history of the records that answered the last lines, in order, names
+ * the likely record of the next line before it is read: a file seen
+ * before comes with its lines in the same order, so most lines are
+ * answered without the hash and the table (still compared in full).
+ *
  * Bounded: 8-way sets, the table starts with room for 1024 answers and
  * doubles while it is half full or when a line's set is full, up to 16384
  * slots, so that a run over a few hundred distinct units pays for a few
@@ -84,6 +89,9 @@ int predict_cache_judge_section(PredictCache *c, const JudgeContext *ctx, Direct
 
 /* Counters, for tests: answers from the memo and answers judged. */
 void predict_cache_stats(const PredictCache *c, size_t *ret_hits, size_t *ret_misses);
+/* For tests: how many of the answers from the memo the history's first
+ * candidate gave (spared the hash and the set). */
+size_t predict_cache_hinted(const PredictCache *c);
 /* How many answers the memo has room for now (it grows on demand), and
  * how many it holds. */
 size_t predict_cache_capacity(const PredictCache *c);

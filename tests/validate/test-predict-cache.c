@@ -416,6 +416,109 @@ TEST(hint_answers_only_its_own_key) {
         CHECK_INT_EQ(misses, ELEMENTSOF(seq) + 5);
 }
 
+/* The history's candidate: two files that share a line, then go on
+ * differently, are followed each on its own after the first time (a
+ * record's single successor would lose one of them at the shared line);
+ * a line whose candidate is a record of the same lengths, another section
+ * or another instance's, gets the judge's answer; and after more lines
+ * than the history holds, and lines not in the memo in between, the
+ * files are answered and followed again. */
+TEST(history_follows_files) {
+        _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
+        static const Line a[] = {
+                { "Unit", "Description", "file a" },
+                { "Unit", "After", "network.target" },
+                { "Service", "Type", "simple" },
+                { "Service", "ExecStart", "/bin/echo %i" },
+                { "Service", "Nice", "5" },
+                { "Service", "User", "%i" },
+        };
+        static const Line b[] = {
+                { "Unit", "Description", "file b" },
+                { "Unit", "After", "network.target" },
+                { "Service", "Type", "notify" },
+                { "Service", "Nice", "7" },
+                { "Service", "User", "nobody" },
+        };
+        /* Lines asked for where the candidate is a[at] of a@1.service: the
+         * same lengths, the same text in another section, or in another
+         * instance (whose name has the same length, or not), or with no
+         * unit name. */
+        static const struct {
+                size_t at;
+                const char *unit;
+                Line line;
+        } twisted[] = {
+                { 2, "a@1.service", { "Service", "Type", "simplf" } },
+                { 2, "a@1.service", { "Socket", "Type", "simple" } },
+                { 3, "a@2.service", { "Service", "ExecStart", "/bin/echo %i" } },
+                { 3, "a@12.service", { "Service", "ExecStart", "/bin/echo %i" } },
+                { 3, NULL, { "Service", "ExecStart", "/bin/echo %i" } },
+                { 3, "a@1.service", { "Service", "ExecStart", "/bin/echo %I" } },
+                { 5, "a@0.service", { "Service", "User", "%i" } }, /* root, where a@1's is not */
+        };
+        static const Line filler = { "Service", "TimeoutSec", "5" };
+        static const Line unmemoized = { "Service", "Environment", NULL };
+        static char long_value[PREDICT_CACHE_MAX_LINE + 10];
+        Line big = unmemoized;
+        size_t hits, misses, before, hinted;
+
+        CHECK(c);
+        if (!c)
+                return;
+        for (unsigned round = 0; round < 3; round++) {
+                hinted = predict_cache_hinted(c);
+                for (size_t i = 0; i < ELEMENTSOF(a); i++)
+                        CHECK(judge_both(c, "a@1.service", 252, true, &a[i]));
+                for (size_t i = 0; i < ELEMENTSOF(b); i++)
+                        CHECK(judge_both(c, "b.service", 252, true, &b[i]));
+                /* From the second round on, every line comes from the
+                 * history (the one with a specifier too, the answer under
+                 * the unit name); but a[0] in the second round, the first
+                 * time it comes after b's last line. */
+                if (round > 0)
+                        CHECK_INT_EQ(predict_cache_hinted(c) - hinted, ELEMENTSOF(a) + ELEMENTSOF(b) - (round == 1));
+        }
+        for (size_t t = 0; t < ELEMENTSOF(twisted); t++) {
+                for (size_t i = 0; i < twisted[t].at; i++)
+                        CHECK(judge_both(c, "a@1.service", 252, true, &a[i]));
+                hinted = predict_cache_hinted(c);
+                CHECK(judge_both(c, twisted[t].unit, 252, true, &twisted[t].line));
+                CHECK_INT_EQ(predict_cache_hinted(c), hinted);
+        }
+        /* More lines than the history holds, one line too long for the
+         * memo among them, then the files twice: the same answers, from
+         * the memo; the first time none from the history, whose places of
+         * these records are gone, the second time followed again. */
+        memset(long_value, 'a', sizeof long_value - 1);
+        big.value = long_value;
+        CHECK(judge_both(c, "b.service", 252, true, &big));
+        for (unsigned i = 0; i < 40000; i++) {
+                Judgement j;
+                PredictScope scope;
+                JudgeContext ctx = { .version = 252, .type = UNIT_SERVICE, .unit_name = "f.service" };
+
+                predict_cache_scope(&scope, &ctx, directive_section_from_name(filler.section), filler.section);
+                CHECK_INT_EQ(predict_cache_judge(c, &scope, filler.key, strlen(filler.key), filler.value,
+                                                 strlen(filler.value), &j), 0);
+                judgement_done(&j);
+        }
+        CHECK(judge_both(c, "b.service", 252, true, &big));
+        for (unsigned round = 0; round < 2; round++) {
+                predict_cache_stats(c, &before, &misses);
+                hinted = predict_cache_hinted(c);
+                for (size_t i = 0; i < ELEMENTSOF(a); i++)
+                        CHECK(judge_both(c, "a@1.service", 252, true, &a[i]));
+                for (size_t i = 0; i < ELEMENTSOF(b); i++)
+                        CHECK(judge_both(c, "b.service", 252, true, &b[i]));
+                predict_cache_stats(c, &hits, &misses);
+                CHECK_INT_EQ(hits - before, ELEMENTSOF(a) + ELEMENTSOF(b));
+                /* (a[0] after b[4] found through the set: b[4]'s place
+                 * was not known.) */
+                CHECK_INT_EQ(predict_cache_hinted(c) - hinted, round == 0 ? 0 : ELEMENTSOF(a) + ELEMENTSOF(b) - 1);
+        }
+}
+
 TEST(no_memo) {
         static const Line l = { "Service", "User", "%i" };
 
@@ -423,5 +526,5 @@ TEST(no_memo) {
         CHECK(judge_both(NULL, "foo@bar.service", 252, true, &l));
 }
 
-TESTS_MAIN(T(same_answers), T(keyed_on_name_only_when_needed), T(name_counts_per_instance), T(grows_on_demand),
+TESTS_MAIN(T(same_answers), T(history_follows_files), T(keyed_on_name_only_when_needed), T(name_counts_per_instance), T(grows_on_demand),
            T(bounded), T(texts_compared_whole), T(hint_answers_only_its_own_key), T(no_memo))
