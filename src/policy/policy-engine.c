@@ -467,17 +467,18 @@ static int record_prediction(UnitRun *u) {
 
 int policy_engine_judge(void *userdata, UnitGroup *g) {
         PolicyEngine *e = userdata;
-        /* u.pred is systemd_predict()'s to initialize, first thing. */
         _cleanup_(unit_run_done) UnitRun u;
         _cleanup_(ties_done) HwTieList ties = {};
         bool changed = false;
         int r;
 
+        /* All of it zeroed, a field added later too; with plain stores, not
+         * the rep stos an initializer of this size compiles to, whose
+         * start-up is felt once per unit of a stream. */
+        zero_small(&u, sizeof u);
         u.e = e;
         u.p = e->policy;
         u.g = g;
-        u.rejected = false;
-        u.out = (Identity) {};
         /* What systemd does, before and without the policy. */
         r = systemd_predict(g, e->version, e->user_scope, e->cache, &u.pred);
         if (r < 0)

@@ -2,10 +2,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
+#include "basic/alloc-util.h"
 #include "basic/macro.h"
 #include "exec-line.h"
 #include "judge.h"
@@ -333,36 +331,14 @@ static int collect_file_judged(UnitSettings *s, const char *unit_name, unsigned 
         return 0;
 }
 
-/* *s zeroed, as memset() would: once per unit, and for a struct this size
- * the compiler's inline memset() is a `rep stos`, whose start costs more
- * than these stores. */
-static void settings_clear(UnitSettings *s) {
-#if defined(__SSE2__)
-        char *p = (char *) s;
-        size_t i = 0;
-
-        for (; i + 64 <= sizeof *s; i += 64) {
-                _mm_storeu_si128((__m128i *) (void *) (p + i), _mm_setzero_si128());
-                _mm_storeu_si128((__m128i *) (void *) (p + i + 16), _mm_setzero_si128());
-                _mm_storeu_si128((__m128i *) (void *) (p + i + 32), _mm_setzero_si128());
-                _mm_storeu_si128((__m128i *) (void *) (p + i + 48), _mm_setzero_si128());
-                /* (Keeps the compiler from making the loop a memset()
-                 * again.) */
-                __asm__("" : : "r"(p) : "memory");
-        }
-        if (i < sizeof *s)
-                memset(p + i, 0, sizeof *s - i);
-#else
-        memset(s, 0, sizeof *s);
-#endif
-}
-
 int unit_settings_collect(const char *unit_name, UnitType type, const UnitFile *const *files,
                           const JudgedFile *judged, size_t n_files, unsigned version, UnitSettings *s) {
         JudgeContext ctx = { .version = version, .type = type, .unit_name = unit_name };
         int r;
 
-        settings_clear(s);
+        /* Once per unit: zero_small() spares the start-up of the rep stos
+         * the compiler makes of a memset() of this size. */
+        zero_small(s, sizeof *s);
         for (size_t fi = 0; fi < n_files; fi++) {
                 const UnitFile *f = files[fi];
                 int section = -1;
