@@ -864,6 +864,14 @@ int predict_cache_judge(PredictCache *c, const PredictScope *s, const char *key,
         return r < 0 ? r : 0;
 }
 
+/* Line i of a section failed (left as the failing judge leaves it): the
+ * lines after it are zeroed, so that the caller, which does not clear
+ * them before, finds no message to free there. */
+static int __attribute__((noinline)) section_failed(Judgement *ret, size_t i, size_t n, int r) {
+        memset(ret + i + 1, 0, (n - i - 1) * sizeof(Judgement));
+        return r;
+}
+
 int predict_cache_judge_section(PredictCache *c, const JudgeContext *ctx, DirectiveSection section_id,
                                 const char *section, const UnitEntry *entries, size_t n, Judgement *ret,
                                 uint32_t first, uint32_t *ret_listed) {
@@ -876,7 +884,7 @@ int predict_cache_judge_section(PredictCache *c, const JudgeContext *ctx, Direct
                         int r = judge_listed(&s, entries[i].key, entries[i].value ?: "", &ret[i]);
 
                         if (r < 0)
-                                return r;
+                                return section_failed(ret, i, n, r);
                         if (r > 0)
                                 ret_listed[n_listed++] = first + (uint32_t) i;
                 }
@@ -887,7 +895,7 @@ int predict_cache_judge_section(PredictCache *c, const JudgeContext *ctx, Direct
                                    entries[i].value_len, &ret[i]);
 
                 if (r < 0)
-                        return r;
+                        return section_failed(ret, i, n, r);
                 if (r > 0)
                         ret_listed[n_listed++] = first + (uint32_t) i;
         }

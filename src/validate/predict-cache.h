@@ -82,7 +82,8 @@ int predict_cache_judge(PredictCache *c, const PredictScope *s, const char *key,
  * pass has to look at, the notable ones of predict.h and those with a
  * message, into ret_listed (room for n), in order. Returns how many are
  * listed, or -ENOMEM (then the judgements of ret are to be freed as they
- * are). n is below INT_MAX. */
+ * are: those after the failing line are zeroed). Every ret[i] is written
+ * either way: the caller need not clear them. n is below INT_MAX. */
 int predict_cache_judge_section(PredictCache *c, const JudgeContext *ctx, DirectiveSection section_id,
                                 const char *section, const UnitEntry *entries, size_t n, Judgement *ret,
                                 uint32_t first, uint32_t *ret_listed);

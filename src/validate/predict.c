@@ -94,7 +94,7 @@ static int predict_file(const UnitGroup *g, const UnitFile *f, PredictCache *cac
         size_t n_notable = 0;
         int r;
 
-        fp->lines = lines; /* zeroed, f->n_entries of them */
+        fp->lines = lines; /* f->n_entries of them, each written below */
         fp->n_lines = f->n_entries;
         fp->read_until = f->n_entries;
         fp->notable = notable;
@@ -105,8 +105,12 @@ static int predict_file(const UnitGroup *g, const UnitFile *f, PredictCache *cac
                  * judged at once, in its scope. */
                 for (end = i + 1; end < f->n_entries && f->entries[end].section == section; end++)
                         ;
-                if (section < 0 || f->sections[section].state != SECTION_KNOWN)
+                if (section < 0 || f->sections[section].state != SECTION_KNOWN) {
+                        /* Not judged: VERDICT_OK, no directive. */
+                        memset(lines + i, 0, (end - i) * sizeof(Judgement));
                         continue;
+                }
+                /* Writes every line of the run, even when it fails. */
                 r = predict_cache_judge_section(cache, &ctx, known_section_id(f, (size_t) section),
                                                 f->sections[section].name, f->entries + i, end - i, lines + i,
                                                 (uint32_t) i, notable + n_notable);
@@ -204,7 +208,12 @@ int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Predi
         char *block;
         int r;
 
-        *ret = (Prediction) { .version = version, .user_scope = user_scope };
+        /* Every field zeroed first (a field added later too), with plain
+         * stores: a compound literal of this size is a rep stos, whose
+         * start-up is paid once per unit of a stream. */
+        zero_small(ret, sizeof *ret);
+        ret->version = version;
+        ret->user_scope = user_scope;
         r = prediction_layout(g, &lay);
         if (r < 0)
                 return r;
@@ -212,7 +221,10 @@ int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Predi
         if (!block)
                 return -ENOMEM;
         ret->block_borrowed = cache;
-        memset(block, 0, lay.checks);
+        /* Only the per-file records are zeroed (a NULL file's stays so):
+         * predict_file() writes every line's judgement, the rest is filled
+         * in order. Clearing the lines as well cost as much again. */
+        memset(block, 0, lay.lines);
         ret->files = (FilePrediction *) block;
         ret->checks = (UnitCheckResult *) (block + lay.checks);
         ret->n_files = g->n_files;
@@ -255,5 +267,5 @@ void prediction_done(Prediction *p) {
                 free(p->with_message[i]->message);
         if (!p->block_borrowed)
                 free(p->files);
-        *p = (Prediction) {};
+        zero_small(p, sizeof *p);
 }
