@@ -98,45 +98,28 @@ static int predict_file(const UnitGroup *g, const UnitFile *f, PredictCache *cac
         fp->n_lines = f->n_entries;
         fp->read_until = f->n_entries;
         fp->notable = notable;
-        for (size_t i = 0, end; i < f->n_entries; i = end) {
-                int section = f->entries[i].section;
+        r = predict_cache_judge_file(cache, &ctx, f, lines, notable);
+        if (r < 0) {
+                /* The messages made so far are prediction_done()'s to free. */
+                for (size_t k = 0; k < f->n_entries; k++)
+                        if (lines[k].message)
+                                p->with_message[p->n_messages++] = &lines[k];
+                return r;
+        }
+        /* The lines the memo listed: the notable ones, and those with a
+         * message. The lines identity_track() follows are all notable: a
+         * fatal one, User= (a user name is never plain) and DynamicUser= (a
+         * unit check reads it). */
+        for (n_notable = 0; n_notable < (size_t) r; n_notable++) {
+                size_t k = notable[n_notable];
+                const UnitEntry *e = &f->entries[k];
+                Judgement *j = &lines[k];
 
-                /* The entries of a section are together: a run of them is
-                 * judged at once, in its scope. */
-                for (end = i + 1; end < f->n_entries && f->entries[end].section == section; end++)
-                        ;
-                if (section < 0 || f->sections[section].state != SECTION_KNOWN) {
-                        /* Not judged: VERDICT_OK, no directive. */
-                        memset(lines + i, 0, (end - i) * sizeof(Judgement));
-                        continue;
-                }
-                /* Writes every line of the run, even when it fails. */
-                r = predict_cache_judge_section(cache, &ctx, known_section_id(f, (size_t) section),
-                                                f->sections[section].name, f->entries + i, end - i, lines + i,
-                                                (uint32_t) i, notable + n_notable);
-                if (r < 0) {
-                        /* The messages made so far are prediction_done()'s to free. */
-                        for (size_t k = i; k < end; k++)
-                                if (lines[k].message)
-                                        p->with_message[p->n_messages++] = &lines[k];
-                        return r;
-                }
-                /* The lines the memo listed: the notable ones, and those
-                 * with a message. The lines identity_track() follows are
-                 * all notable: a fatal one, User= (a user name is never
-                 * plain) and DynamicUser= (a unit check reads it). */
-                for (size_t n = n_notable + (size_t) r; n_notable < n; n_notable++) {
-                        size_t k = notable[n_notable];
-                        const UnitEntry *e = &f->entries[k];
-                        Judgement *j = &lines[k];
-
-                        if (j->message)
-                                p->with_message[p->n_messages++] = j;
-                        if (reading && identity_tracks(e, j->verdict) &&
-                            !identity_track(&p->identity, f, e, j->verdict)) {
-                                reading = false;
-                                fp->read_until = k;
-                        }
+                if (j->message)
+                        p->with_message[p->n_messages++] = j;
+                if (reading && identity_tracks(e, j->verdict) && !identity_track(&p->identity, f, e, j->verdict)) {
+                        reading = false;
+                        fp->read_until = k;
                 }
         }
         fp->n_notable = n_notable;
