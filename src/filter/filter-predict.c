@@ -56,10 +56,13 @@ static int note_check(const FilterPredictor *fp, UnitGroup *g, const UnitFinding
 
 int filter_predict_judge(void *userdata, UnitGroup *g) {
         const FilterPredictor *fp = userdata;
-        _cleanup_(prediction_done) Prediction p = {};
+        _cleanup_(prediction_done) Prediction p;
         UnitPrediction *pr = &g->systemd;
         int r;
 
+        /* Zeroed for the cleanup whatever happens first, with plain stores
+         * (an initializer of this size is a rep stos, paid per unit). */
+        zero_small(&p, sizeof p);
         filter_reject_failed_files(g);
         r = systemd_predict(g, fp->version, fp->user_scope, fp->cache, &p);
         if (r < 0)

@@ -864,32 +864,45 @@ int predict_cache_judge(PredictCache *c, const PredictScope *s, const char *key,
         return r < 0 ? r : 0;
 }
 
-int predict_cache_judge_section(PredictCache *c, const JudgeContext *ctx, DirectiveSection section_id,
-                                const char *section, const UnitEntry *entries, size_t n, Judgement *ret,
-                                uint32_t first, uint32_t *ret_listed) {
+/* Line i of a file failed (left as the failing judge leaves it): the
+ * lines after it are zeroed, so that the caller, which does not clear
+ * them before, finds no message to free there. */
+static int __attribute__((noinline)) file_failed(Judgement *ret, size_t i, size_t n, int r) {
+        memset(ret + i + 1, 0, (n - i - 1) * sizeof(Judgement));
+        return r;
+}
+
+int predict_cache_judge_file(PredictCache *c, const JudgeContext *ctx, const UnitFile *f, Judgement *ret,
+                             uint32_t *ret_listed) {
         PredictScope s;
-        int n_listed = 0;
+        int n_listed = 0, section = -2; /* no entry's */
+        bool known = false;
 
-        scope_init(&s, ctx, section_id, section);
-        if (!c) {
-                for (size_t i = 0; i < n; i++) {
-                        int r = judge_listed(&s, entries[i].key, entries[i].value ?: "", &ret[i]);
+        /* One call per file: the entries of a section are together, its
+         * scope is made when the first of them comes (a run of entries
+         * found apart first cost a second pass, and a call per section). */
+        for (size_t i = 0; i < f->n_entries; i++) {
+                const UnitEntry *e = &f->entries[i];
+                int r;
 
-                        if (r < 0)
-                                return r;
-                        if (r > 0)
-                                ret_listed[n_listed++] = first + (uint32_t) i;
+                if (_unlikely_(e->section != section)) {
+                        section = e->section;
+                        known = section >= 0 && f->sections[section].state == SECTION_KNOWN;
+                        if (known)
+                                scope_init(&s, ctx, known_section_id(f, (size_t) section),
+                                           f->sections[section].name);
                 }
-                return n_listed;
-        }
-        for (size_t i = 0; i < n; i++) {
-                int r = judge_line(c, &s, entries[i].key, entries[i].key_len, entries[i].value,
-                                   entries[i].value_len, &ret[i]);
-
+                if (!known) {
+                        /* Not judged: VERDICT_OK, no directive. */
+                        ret[i] = (Judgement) {};
+                        continue;
+                }
+                r = c ? judge_line(c, &s, e->key, e->key_len, e->value, e->value_len, &ret[i])
+                      : judge_listed(&s, e->key, e->value ?: "", &ret[i]);
                 if (r < 0)
-                        return r;
+                        return file_failed(ret, i, f->n_entries, r);
                 if (r > 0)
-                        ret_listed[n_listed++] = first + (uint32_t) i;
+                        ret_listed[n_listed++] = (uint32_t) i;
         }
         return n_listed;
 }

@@ -76,16 +76,17 @@ void predict_cache_scope(PredictScope *s, const JudgeContext *ctx, DirectiveSect
 int predict_cache_judge(PredictCache *c, const PredictScope *s, const char *key, size_t key_len, const char *value,
                         size_t value_len, Judgement *ret);
 
-/* predict_cache_judge() for each of the n entries of one section, in the
- * scope predict_cache_scope() makes of ctx, section_id and section, into
- * ret[0] to ret[n - 1]; and the indices (first + i) of the entries a later
- * pass has to look at, the notable ones of predict.h and those with a
- * message, into ret_listed (room for n), in order. Returns how many are
- * listed, or -ENOMEM (then the judgements of ret are to be freed as they
- * are). n is below INT_MAX. */
-int predict_cache_judge_section(PredictCache *c, const JudgeContext *ctx, DirectiveSection section_id,
-                                const char *section, const UnitEntry *entries, size_t n, Judgement *ret,
-                                uint32_t first, uint32_t *ret_listed);
+/* predict_cache_judge() for each entry of f in a known section, in the
+ * scope predict_cache_scope() makes of ctx and the entry's section, into
+ * ret[i] (the other entries get a zeroed judgement: VERDICT_OK, no
+ * directive); and the indices of the entries a later pass has to look at,
+ * the notable ones of predict.h and those with a message, into ret_listed
+ * (room for f->n_entries), in order. Returns how many are listed, or
+ * -ENOMEM (then the judgements of ret are to be freed as they are: those
+ * after the failing line are zeroed). Every ret[i] is written either way:
+ * the caller need not clear them. f->n_entries is below INT_MAX. */
+int predict_cache_judge_file(PredictCache *c, const JudgeContext *ctx, const UnitFile *f, Judgement *ret,
+                             uint32_t *ret_listed);
 
 /* Counters, for tests: answers from the memo and answers judged. */
 void predict_cache_stats(const PredictCache *c, size_t *ret_hits, size_t *ret_misses);

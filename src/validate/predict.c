@@ -94,45 +94,32 @@ static int predict_file(const UnitGroup *g, const UnitFile *f, PredictCache *cac
         size_t n_notable = 0;
         int r;
 
-        fp->lines = lines; /* zeroed, f->n_entries of them */
+        fp->lines = lines; /* f->n_entries of them, each written below */
         fp->n_lines = f->n_entries;
         fp->read_until = f->n_entries;
         fp->notable = notable;
-        for (size_t i = 0, end; i < f->n_entries; i = end) {
-                int section = f->entries[i].section;
+        r = predict_cache_judge_file(cache, &ctx, f, lines, notable);
+        if (r < 0) {
+                /* The messages made so far are prediction_done()'s to free. */
+                for (size_t k = 0; k < f->n_entries; k++)
+                        if (lines[k].message)
+                                p->with_message[p->n_messages++] = &lines[k];
+                return r;
+        }
+        /* The lines the memo listed: the notable ones, and those with a
+         * message. The lines identity_track() follows are all notable: a
+         * fatal one, User= (a user name is never plain) and DynamicUser= (a
+         * unit check reads it). */
+        for (n_notable = 0; n_notable < (size_t) r; n_notable++) {
+                size_t k = notable[n_notable];
+                const UnitEntry *e = &f->entries[k];
+                Judgement *j = &lines[k];
 
-                /* The entries of a section are together: a run of them is
-                 * judged at once, in its scope. */
-                for (end = i + 1; end < f->n_entries && f->entries[end].section == section; end++)
-                        ;
-                if (section < 0 || f->sections[section].state != SECTION_KNOWN)
-                        continue;
-                r = predict_cache_judge_section(cache, &ctx, known_section_id(f, (size_t) section),
-                                                f->sections[section].name, f->entries + i, end - i, lines + i,
-                                                (uint32_t) i, notable + n_notable);
-                if (r < 0) {
-                        /* The messages made so far are prediction_done()'s to free. */
-                        for (size_t k = i; k < end; k++)
-                                if (lines[k].message)
-                                        p->with_message[p->n_messages++] = &lines[k];
-                        return r;
-                }
-                /* The lines the memo listed: the notable ones, and those
-                 * with a message. The lines identity_track() follows are
-                 * all notable: a fatal one, User= (a user name is never
-                 * plain) and DynamicUser= (a unit check reads it). */
-                for (size_t n = n_notable + (size_t) r; n_notable < n; n_notable++) {
-                        size_t k = notable[n_notable];
-                        const UnitEntry *e = &f->entries[k];
-                        Judgement *j = &lines[k];
-
-                        if (j->message)
-                                p->with_message[p->n_messages++] = j;
-                        if (reading && identity_tracks(e, j->verdict) &&
-                            !identity_track(&p->identity, f, e, j->verdict)) {
-                                reading = false;
-                                fp->read_until = k;
-                        }
+                if (j->message)
+                        p->with_message[p->n_messages++] = j;
+                if (reading && identity_tracks(e, j->verdict) && !identity_track(&p->identity, f, e, j->verdict)) {
+                        reading = false;
+                        fp->read_until = k;
                 }
         }
         fp->n_notable = n_notable;
@@ -204,7 +191,12 @@ int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Predi
         char *block;
         int r;
 
-        *ret = (Prediction) { .version = version, .user_scope = user_scope };
+        /* Every field zeroed first (a field added later too), with plain
+         * stores: a compound literal of this size is a rep stos, whose
+         * start-up is paid once per unit of a stream. */
+        zero_small(ret, sizeof *ret);
+        ret->version = version;
+        ret->user_scope = user_scope;
         r = prediction_layout(g, &lay);
         if (r < 0)
                 return r;
@@ -212,7 +204,10 @@ int systemd_predict(const UnitGroup *g, unsigned version, bool user_scope, Predi
         if (!block)
                 return -ENOMEM;
         ret->block_borrowed = cache;
-        memset(block, 0, lay.checks);
+        /* Only the per-file records are zeroed (a NULL file's stays so):
+         * predict_file() writes every line's judgement, the rest is filled
+         * in order. Clearing the lines as well cost as much again. */
+        memset(block, 0, lay.lines);
         ret->files = (FilePrediction *) block;
         ret->checks = (UnitCheckResult *) (block + lay.checks);
         ret->n_files = g->n_files;
@@ -255,5 +250,5 @@ void prediction_done(Prediction *p) {
                 free(p->with_message[i]->message);
         if (!p->block_borrowed)
                 free(p->files);
-        *p = (Prediction) {};
+        zero_small(p, sizeof *p);
 }

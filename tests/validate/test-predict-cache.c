@@ -9,6 +9,7 @@
 #include "validate/directive-table.h"
 #include "validate/predict-cache.h"
 #include "validate/unit-name.h"
+#include "unit/unit-file.h"
 
 typedef struct Line {
         const char *section, *key, *value;
@@ -519,6 +520,70 @@ TEST(history_follows_files) {
         }
 }
 
+/* A whole file through the memo (twice: judged, then from the history)
+ * and without it, against the judge line by line: entries before any
+ * section, in unknown, X- and repeated sections, a section reopened after
+ * another, a value with a specifier. Lines outside a known section get a
+ * zeroed judgement, the listed ones are the same each way. */
+TEST(judge_file_as_lines) {
+        static const char text[] =
+                "Description=before any section\n"
+                "[Unit]\nDescription=a\nAfter=b.target\n"
+                "[Service]\nType=simple\nExecStart=/bin/true %i\nUser=%i\nNice=99\n"
+                "[Bogus]\nKey=value\n"
+                "[X-Other]\nKey=value\n"
+                "[Unit]\nWants=c.target\nNoSuchKey=1\n"
+                "[Install]\nWantedBy=multi-user.target\n"
+                "[Service]\nUser=nobody\nDynamicUser=yes\n";
+        _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
+        _cleanup_(unit_file_freep) UnitFile *f = NULL;
+        char *data = strdup(text);
+        const char *name = "x@1.service";
+        JudgeContext ctx = { .version = 252, .type = UNIT_SERVICE, .unit_name = name };
+        Judgement want[32], got[32];
+        uint32_t listed_plain[32], listed[32];
+        int n_plain;
+
+        CHECK(c && data);
+        if (!c || !data)
+                return;
+        CHECK_INT_EQ(unit_file_parse(data, strlen(text), name, name, false, &f), 0);
+        CHECK(f && f->n_entries <= ELEMENTSOF(want));
+        if (!f || f->n_entries > ELEMENTSOF(want))
+                return;
+        n_plain = predict_cache_judge_file(NULL, &ctx, f, want, listed_plain);
+        CHECK(n_plain > 0);
+        for (size_t i = 0; i < f->n_entries; i++) {
+                const UnitEntry *e = &f->entries[i];
+                _cleanup_(judgement_done) Judgement one = {};
+                const char *section = unit_entry_section(f, e);
+
+                if (e->section < 0 || f->sections[e->section].state != SECTION_KNOWN) {
+                        CHECK(want[i].verdict == VERDICT_OK && !want[i].directive && !want[i].message);
+                        continue;
+                }
+                CHECK_INT_EQ(judge_assignment_in(&ctx, directive_section_from_name(section), section, e->key,
+                                                 e->value, &one), 0);
+                CHECK(same_judgement(&one, &want[i]));
+        }
+        for (unsigned round = 0; round < 2; round++) {
+                size_t hinted = predict_cache_hinted(c);
+
+                CHECK_INT_EQ(predict_cache_judge_file(c, &ctx, f, got, listed), n_plain);
+                for (size_t i = 0; i < f->n_entries; i++) {
+                        CHECK(same_judgement(&got[i], &want[i]));
+                        judgement_done(&got[i]);
+                }
+                for (int k = 0; k < n_plain; k++)
+                        CHECK_INT_EQ(listed[k], listed_plain[k]);
+                /* The second time, every judged line from the history. */
+                if (round == 1)
+                        CHECK(predict_cache_hinted(c) - hinted >= (size_t) n_plain);
+        }
+        for (size_t i = 0; i < f->n_entries; i++)
+                judgement_done(&want[i]);
+}
+
 TEST(no_memo) {
         static const Line l = { "Service", "User", "%i" };
 
@@ -527,4 +592,4 @@ TEST(no_memo) {
 }
 
 TESTS_MAIN(T(same_answers), T(history_follows_files), T(keyed_on_name_only_when_needed), T(name_counts_per_instance), T(grows_on_demand),
-           T(bounded), T(texts_compared_whole), T(hint_answers_only_its_own_key), T(no_memo))
+           T(bounded), T(texts_compared_whole), T(hint_answers_only_its_own_key), T(judge_file_as_lines), T(no_memo))
