@@ -497,23 +497,57 @@ static _always_inline_ bool line_needs_look(const char *p, size_t avail) {
         return avail < 3 || (p[1] == ' ' && (p[2] == '/' || p[2] == 'U' || p[2] == '\x1b'));
 }
 
-/* Where the LF bytes of a 64-byte block are, as bits (bit i for p[i]).
- * With SSE2 sixteen bytes at a time, elsewhere byte by byte. */
-static _always_inline_ uint64_t block_newlines(const char *p) {
-        uint64_t m = 0;
+/* The bytes of a 64-byte block, as bits (bit i for p[i]), of the kinds
+ * that decide whether a line needs a look (see line_needs_look()). */
+typedef struct BlockBytes {
+        uint64_t lf, esc, hash, space, slash_u_esc;
+} BlockBytes;
+
+/* From a block's bytes, the lines starting in it that may need a look, as
+ * bits (bit i for a line starting at p[i]): an escape sequence first,
+ * "# " and then '/', 'U' or ESC (a header or a note, perhaps), or a blank
+ * line before one of those or before another blank line. Near the end of
+ * the block, where the bytes looked at would be in the next one, a line
+ * starting with '#' or LF is counted in, whatever follows: a superset of
+ * the lines line_is_plain() refuses, within the block. */
+static _always_inline_ uint64_t block_looks(const BlockBytes *b) {
+        uint64_t hdr = b->hash & (((b->space >> 1) & (b->slash_u_esc >> 2)) | UINT64_C(3) << 62),
+                 first = b->esc | hdr;
+
+        return first | (b->lf & (((first | b->lf) >> 1) | UINT64_C(1) << 63));
+}
+
+/* Where the LF bytes of a 64-byte block are, as bits, and in *ret_look the
+ * lines starting in it that may need a look (block_looks()). With SSE2
+ * sixteen bytes at a time, elsewhere byte by byte. */
+static _always_inline_ uint64_t block_newlines(const char *p, uint64_t *ret_look) {
+        BlockBytes b = {};
 
 #if defined(__SSE2__) && !defined(CAT_STREAM_SCALAR)
-        const __m128i lf = _mm_set1_epi8('\n');
+        for (unsigned i = 0; i < 64; i += 16) {
+                __m128i v = _mm_loadu_si128((const __m128i *) (const void *) (p + i)),
+                        esc = _mm_cmpeq_epi8(v, _mm_set1_epi8('\x1b'));
 
-        for (unsigned i = 0; i < 64; i += 16)
-                m |= (uint64_t) (unsigned) _mm_movemask_epi8(
-                             _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *) (const void *) (p + i)), lf))
-                     << i;
+                b.lf |= (uint64_t) (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))) << i;
+                b.esc |= (uint64_t) (unsigned) _mm_movemask_epi8(esc) << i;
+                b.hash |= (uint64_t) (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('#'))) << i;
+                b.space |= (uint64_t) (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' '))) << i;
+                b.slash_u_esc |= (uint64_t) (unsigned) _mm_movemask_epi8(
+                                         _mm_or_si128(esc, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')),
+                                                                        _mm_cmpeq_epi8(v, _mm_set1_epi8('U')))))
+                                 << i;
+        }
 #else
-        for (unsigned i = 0; i < 64; i++)
-                m |= (uint64_t) (p[i] == '\n') << i;
+        for (unsigned i = 0; i < 64; i++) {
+                b.lf |= (uint64_t) (p[i] == '\n') << i;
+                b.esc |= (uint64_t) (p[i] == '\x1b') << i;
+                b.hash |= (uint64_t) (p[i] == '#') << i;
+                b.space |= (uint64_t) (p[i] == ' ') << i;
+                b.slash_u_esc |= (uint64_t) (p[i] == '/' || p[i] == 'U' || p[i] == '\x1b') << i;
+        }
 #endif
-        return m;
+        *ret_look = block_looks(&b);
+        return b.lf;
 }
 
 /* Whether the line at p + j (room bytes from p on are in the buffer) can
@@ -534,18 +568,38 @@ static _always_inline_ bool line_is_plain(const char *p, size_t j, size_t room) 
 #include <immintrin.h>
 #define CAT_STREAM_AVX2 1
 
+/* One half of a block for block_newlines_avx2(): its bits from bit i on. */
+static inline __attribute__((target("avx2"))) void block_half_avx2(const char *p, unsigned i, BlockBytes *b) {
+        __m256i v = _mm256_loadu_si256((const __m256i *) (const void *) (p + i)),
+                esc = _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\x1b'));
+
+        b->lf |= (uint64_t) (uint32_t) _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\n'))) << i;
+        b->esc |= (uint64_t) (uint32_t) _mm256_movemask_epi8(esc) << i;
+        b->hash |= (uint64_t) (uint32_t) _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('#'))) << i;
+        b->space |= (uint64_t) (uint32_t) _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(' '))) << i;
+        b->slash_u_esc |= (uint64_t) (uint32_t) _mm256_movemask_epi8(
+                                  _mm256_or_si256(esc, _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('/')),
+                                                                       _mm256_cmpeq_epi8(v, _mm256_set1_epi8('U')))))
+                          << i;
+}
+
 /* The same bits as block_newlines(), 32 bytes at a time. Not always_inline:
  * only the AVX2 copy of skip_plain_lines() may take it in. */
-static inline __attribute__((target("avx2"))) uint64_t block_newlines_avx2(const char *p) {
-        const __m256i lf = _mm256_set1_epi8('\n');
-        uint32_t lo = (uint32_t) _mm256_movemask_epi8(
-                _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *) (const void *) p), lf));
-        uint32_t hi = (uint32_t) _mm256_movemask_epi8(
-                _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *) (const void *) (p + 32)), lf));
+static inline __attribute__((target("avx2"))) uint64_t block_newlines_avx2(const char *p, uint64_t *ret_look) {
+        BlockBytes b = {};
 
-        return (uint64_t) hi << 32 | lo;
+        block_half_avx2(p, 0, &b);
+        block_half_avx2(p, 32, &b);
+        *ret_look = block_looks(&b);
+        return b.lf;
 }
 #endif
+
+/* The number of set bits: the popcnt instruction in the AVX2 copy (every
+ * CPU with AVX2 has it), a few steps elsewhere. */
+static _always_inline_ unsigned count_bits(uint64_t x) {
+        return (unsigned) __builtin_popcountll(x);
+}
 
 /* Content lines that need no look, and are whole in the buffer, are passed
  * over in bulk, without returning line by line: such a line is content
@@ -566,19 +620,32 @@ static _always_inline_ void skip_plain_lines_with(CatReader *r, bool avx2) {
          * LF in them starts within it; i is always the start of a line
          * that needs no look. */
         for (; room - base > 64; base += 64) {
+                uint64_t look, stop;
 #ifdef CAT_STREAM_AVX2
-                uint64_t m = avx2 ? block_newlines_avx2(p + base) : block_newlines(p + base);
+                uint64_t m = avx2 ? block_newlines_avx2(p + base, &look) : block_newlines(p + base, &look);
 #else
-                uint64_t m = block_newlines(p + base);
+                uint64_t m = block_newlines(p + base, &look);
 #endif
+                /* The LF bytes after which a line starts that may need
+                 * a look (the last one's line starts in the next block,
+                 * within room: it is counted in unless its first byte
+                 * says it is plain); the lines after the others are plain,
+                 * and are counted all at once. */
+                look = (look >> 1) | (uint64_t) (p[base + 64] == '\n' || p[base + 64] == '#' ||
+                                                 p[base + 64] == '\x1b') << 63;
+                for (stop = m & look; stop != 0; stop &= stop - 1) {
+                        uint64_t upto = stop ^ (stop - 1);   /* up to its lowest bit */
+                        size_t j = base + (unsigned) __builtin_ctzll(stop) + 1;
 
-                for (; m != 0; m &= m - 1) {
-                        size_t j = base + (unsigned) __builtin_ctzll(m) + 1;
-
-                        lines++;
+                        lines += (unsigned) count_bits(m & upto);
+                        m &= ~upto;
                         i = j;
                         if (!line_is_plain(p, j, room))
                                 goto done;
+                }
+                if (m != 0) {
+                        lines += (unsigned) count_bits(m);
+                        i = base + 64 - (unsigned) __builtin_clzll(m);
                 }
         }
         /* The rest, at most 64 bytes, one LF at a time. */
@@ -606,7 +673,7 @@ done:
 /* The AVX2 copy: the same steps, compiled for AVX2, so that the 32-byte
  * search is taken in; chosen at run time (CatReader.avx2). */
 #ifdef CAT_STREAM_AVX2
-static __attribute__((target("avx2"))) void skip_plain_lines_avx2(CatReader *r) {
+static __attribute__((target("avx2,popcnt"))) void skip_plain_lines_avx2(CatReader *r) {
         skip_plain_lines_with(r, true);
 }
 #endif

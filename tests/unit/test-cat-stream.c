@@ -19,6 +19,7 @@
 typedef struct Split {
         char *shape;           /* "PATH:SIZE;" per file */
         char *diags;           /* "RULE@LINE;" per framing diagnostic */
+        char *lines;           /* "LINE;" per file: where its header is */
         int result;            /* what the reader ended with */
         char *failed_path;
 } Split;
@@ -26,11 +27,12 @@ typedef struct Split {
 static void split_done(Split *s) {
         free(s->shape);
         free(s->diags);
+        free(s->lines);
         free(s->failed_path);
 }
 
 static void split_with(int fd, size_t cap, bool sse2_only, Split *ret) {
-        StrBuf shape = {}, diags = {};
+        StrBuf shape = {}, diags = {}, lines = {};
         CatReader r;
         CatFile f;
         int k;
@@ -40,6 +42,7 @@ static void split_with(int fd, size_t cap, bool sse2_only, Split *ret) {
                 r.avx2 = false;
         while ((k = cat_reader_next(&r, &f)) > 0) {
                 CHECK(strbuf_printf(&shape, "%s:%zu;", f.path ? f.path : "-", f.size) >= 0);
+                CHECK(strbuf_printf(&lines, "%u;", f.header_line) >= 0);
                 if (f.path) {
                         /* What the reader found out about the path. */
                         CHECK_INT_EQ(f.path_len, strlen(f.path));
@@ -61,6 +64,7 @@ static void split_with(int fd, size_t cap, bool sse2_only, Split *ret) {
         *ret = (Split) {
                 .shape = strbuf_steal(&shape),
                 .diags = strbuf_steal(&diags),
+                .lines = strbuf_steal(&lines),
                 .result = k,
                 .failed_path = r.failed_path ? strdup(r.failed_path) : NULL,
         };
@@ -119,6 +123,7 @@ static void split_ways(const char *data, size_t size, size_t cap, bool with_pipe
         close(fd);
         CHECK_STR_EQ(narrow.shape, ret->shape);
         CHECK_STR_EQ(narrow.diags, ret->diags);
+        CHECK_STR_EQ(narrow.lines, ret->lines);
         CHECK_INT_EQ(narrow.result, ret->result);
         CHECK(streq_ptr(narrow.failed_path, ret->failed_path));
         split_done(&narrow);
@@ -133,6 +138,7 @@ static void split_ways(const char *data, size_t size, size_t cap, bool with_pipe
                 CHECK(waitpid(pid, &status, 0) == pid);
                 CHECK_STR_EQ(s.shape, ret->shape);
                 CHECK_STR_EQ(s.diags, ret->diags);
+                CHECK_STR_EQ(s.lines, ret->lines);
                 CHECK_INT_EQ(s.result, ret->result);
                 CHECK(streq_ptr(s.failed_path, ret->failed_path));
                 split_done(&s);
@@ -287,6 +293,55 @@ TEST(cap_plain_lines) {
         CHECK_INT_EQ(sizeof(p64) - 1, CAP);
 }
 
+/* Lines that need a look (a header after a blank line, a note, a second
+ * blank line, a header-like comment without one) at every offset in the
+ * 64-byte blocks in which plain lines are passed over: after content of
+ * every length from 2 to 161 bytes (to 65 in light runs), found where they are, counted on the
+ * right line, by the AVX2, SSE2 and portable searches alike. */
+TEST(looks_at_block_edges) {
+        static const struct {
+                const char *tail, *shape, *diags;
+        } cases[] = {
+                { "\n# /x/b.service\nB=1\n", "/x/b.service:4;", "" },
+                { "\n\n# /x/b.service\nB=1\n", "/x/b.service:4;", "" },
+                { "\n# Unit b.service is masked.\n", "-:0;", "" },
+                { "\n\x1b[1m# /x/b.service\x1b[0m\nB=1\n", "/x/b.service:4;", "" },
+                { "# /x/b.service\nB=1\n", "", "cat.merged-header@4;" },
+                { "\n# /x\n# /x/b.service\nB=1\n", "", "cat.merged-header@6;" },
+        };
+        /* Light runs (valgrind) go through each offset in a block once. */
+        size_t k_max = (size_t) test_rounds(161, 65);
+        StrBuf data = {};
+
+        for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+                for (size_t k = 2; k <= k_max && !tests_failed; k++) {
+                        _cleanup_free_ char *shape = NULL;
+                        size_t size;
+                        Split s;
+
+                        strbuf_reset(&data);
+                        /* A comment line, then one line of k bytes. */
+                        CHECK(strbuf_append_str(&data, "# /x/a.service\n#\n") >= 0);
+                        for (size_t i = 0; i + 1 < k; i++)
+                                CHECK(strbuf_append_char(&data, i == 0 ? 'A' : i == 1 ? '=' : 'x') >= 0);
+                        CHECK(strbuf_append_str(&data, "\n") >= 0);
+                        size = data.len;
+                        CHECK(strbuf_append_str(&data, cases[c].tail) >= 0);
+                        split_ways(data.data, data.len, 1 << 20, false, &s);
+                        /* A second blank line is content; the one before
+                         * the header is framing. */
+                        size += strspn(cases[c].tail, "\n") - 1;
+                        if (cases[c].shape[0] != '\0')
+                                CHECK(asprintf(&shape, "/x/a.service:%zu;%s", size - 15, cases[c].shape) >= 0);
+                        else
+                                CHECK(asprintf(&shape, "/x/a.service:%zu;", data.len - 15) >= 0);
+                        CHECK_STR_EQ(s.shape, shape);
+                        CHECK_STR_EQ(s.diags, cases[c].diags);
+                        split_done(&s);
+                }
+        strbuf_done(&data);
+}
+
 /* A header's path: no control character anywhere (the check reads sixteen
  * bytes at a time, the last block overlapping the one before), a unit or
  * drop-in name at the end. */
@@ -410,6 +465,9 @@ TEST(random_streams) {
                 "# U\n", "# /\n", "\x1b[1m# /x/d.service\x1b[0m\n", "\x1b\n", ";x\n", "A=1\n", " B=2\n", "C=3\r\n",
                 "D\r", "E\0F\n", "[Service]\n", "X=0123456789abcdef0123456789abcdef0123456789abcdef0123456789a\n",
                 "Y=0123456789abcdef0123456789abcdef0123456789abcdef0123456789ab\n", "Z=0123456789\n", "#", "\xc3\xa9\n",
+                /* Near misses of the bytes that make a line need a look,
+                 * and a hyperlinked header ("# ", OSC 8, the path). */
+                "#U\n", "# u\n", "#  /x\n", "\n# \x1b]8;;\x1b\\/x/e.service\n",
         };
         static const size_t caps[] = { 16, 63, 64, 65, 200, 1 << 20 };
         unsigned seed = 4242;
@@ -443,4 +501,5 @@ TEST(random_streams) {
         strbuf_done(&data);
 }
 
-TESTS_MAIN(T(unit_types_from_mem), T(header_paths_in_stream), T(random_streams), T(header_path_controls), T(cap_last_file), T(cap_before_header), T(cap_long_lines), T(cap_bare), T(merged_header), T(cap_plain_lines))
+TESTS_MAIN(T(unit_types_from_mem), T(header_paths_in_stream), T(random_streams), T(header_path_controls), T(cap_last_file), T(cap_before_header), T(cap_long_lines), T(cap_bare), T(merged_header), T(cap_plain_lines),
+           T(looks_at_block_edges))
