@@ -141,6 +141,7 @@ static inline __attribute__((always_inline)) char *escape_run(const char *s, siz
                                                            char *o, bool *replaced, bool padded) {
         size_t i = *pi;
 
+        (void) padded;
         while (i < end) {
                 if (byte_is_plain((unsigned char) s[i]))
                         *o++ = s[i++];

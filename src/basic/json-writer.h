@@ -33,6 +33,9 @@ char *json_write_string_padded(char *o, const char *s, size_t n, bool *replaced)
  * room reserved for the literal); returns o + n. Together they write a
  * plain literal in blocks, without looking at a byte twice. */
 static inline bool json_is_plain_padded(const char *s, size_t n);
+/* The same, but the byte at skip (< n, or SIZE_MAX for none) is not
+ * looked at: a "KEY=VALUE" line's '=' in one pass. */
+static inline bool json_is_plain_padded_but(const char *s, size_t n, size_t skip);
 static inline char *json_copy_padded(char *o, const char *s, size_t n);
 /* Decimal digits of v at o (at most 20); returns their end. Inline for
  * one or two digits (most line numbers). */
@@ -68,7 +71,7 @@ static inline void json_end(StrBuf *out, char *o) {
 #if defined(__SSE2__) && !defined(JSON_WRITER_SCALAR)
 /* Sixteen bytes at a time: below 0x20 or from 0x80 on (one signed
  * comparison), a quote, a backslash; the last block's mask cut to the text. */
-static inline bool json_is_plain_padded(const char *s, size_t n) {
+static inline bool json_is_plain_padded_but(const char *s, size_t n, size_t skip) {
         const __m128i space = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\');
 
         for (size_t i = 0; i < n; i += 16) {
@@ -78,6 +81,8 @@ static inline bool json_is_plain_padded(const char *s, size_t n) {
 
                 if (n - i < 16)
                         mask &= (1u << (n - i)) - 1;
+                if (skip - i < 16)
+                        mask &= ~(1u << (skip - i));
                 if (mask != 0)
                         return false;
         }
@@ -90,11 +95,11 @@ static inline char *json_copy_padded(char *o, const char *s, size_t n) {
         return o + n;
 }
 #else
-static inline bool json_is_plain_padded(const char *s, size_t n) {
+static inline bool json_is_plain_padded_but(const char *s, size_t n, size_t skip) {
         for (size_t i = 0; i < n; i++) {
                 unsigned char c = (unsigned char) s[i];
 
-                if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\')
+                if (i != skip && (c < 0x20 || c >= 0x80 || c == '"' || c == '\\'))
                         return false;
         }
         return true;
@@ -105,3 +110,7 @@ static inline char *json_copy_padded(char *o, const char *s, size_t n) {
         return o + n;
 }
 #endif
+
+static inline bool json_is_plain_padded(const char *s, size_t n) {
+        return json_is_plain_padded_but(s, n, SIZE_MAX);
+}

@@ -73,30 +73,6 @@ static _always_inline_ int entry_tail_to_json(const UnitEntry *e, char *o, StrBu
         return 0;
 }
 
-/* json_is_plain_padded() for n bytes but the one at skip, which is not
- * looked at. */
-static _always_inline_ bool is_plain_but_padded(const char *s, size_t n, size_t skip) {
-#if defined(__SSE2__) && !defined(JSON_WRITER_SCALAR)
-        const __m128i space = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\');
-
-        for (size_t i = 0; i < n; i += 16) {
-                __m128i v = _mm_loadu_si128((const __m128i *) (const void *) (s + i));
-                unsigned mask = (unsigned) _mm_movemask_epi8(_mm_or_si128(
-                        _mm_cmplt_epi8(v, space), _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bs))));
-
-                if (n - i < 16)
-                        mask &= (1u << (n - i)) - 1;
-                if (skip - i < 16)
-                        mask &= ~(1u << (skip - i));
-                if (mask != 0)
-                        return false;
-        }
-        return true;
-#else
-        return json_is_plain_padded(s, skip) && json_is_plain_padded(s + skip + 1, n - skip - 1);
-#endif
-}
-
 /* The record of an entry whose line is "KEY=VALUE\n" exactly, of plain
  * text (as the parser's short way stores most): in the arena's copy of
  * the file the key starts where the line does and ends at the NUL that
@@ -110,7 +86,7 @@ static _always_inline_ char *plain_entry_to_json(const UnitFile *f, const UnitEn
 
         if (e->raw_end - e->raw_start != raw_len + 1 || e->key != f->arena + e->raw_start ||
             e->value != e->key + kl + 1 || f->data[e->raw_end - 1] != '\n' || e->edit_text ||
-            !is_plain_but_padded(e->key, raw_len, kl))
+            !json_is_plain_padded_but(e->key, raw_len, kl))
                 return NULL;
 
         /* The room entry_to_json() reserves for the record. */
