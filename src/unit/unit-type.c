@@ -31,51 +31,6 @@ const char *unit_type_to_string(UnitType t) {
         return type_names[t];
 }
 
-/* The first two letters tell the only type the name can be; one compare
- * confirms it. s has n bytes, and s[0] and s[1] may be read when n > 0
- * (a NUL or more text follows a single byte). */
-static UnitType type_from_prefix(const char *s) {
-        switch (s[0]) {
-        case 'a':
-                return UNIT_AUTOMOUNT;
-        case 'd':
-                return UNIT_DEVICE;
-        case 'm':
-                return UNIT_MOUNT;
-        case 'p':
-                return UNIT_PATH;
-        case 's':
-                switch (s[1]) {
-                case 'e':
-                        return UNIT_SERVICE;
-                case 'o':
-                        return UNIT_SOCKET;
-                case 'w':
-                        return UNIT_SWAP;
-                case 'l':
-                        return UNIT_SLICE;
-                case 'c':
-                        return UNIT_SCOPE;
-                default:
-                        return _UNIT_TYPE_INVALID;
-                }
-        case 't':
-                if (s[1] == 'a')
-                        return UNIT_TARGET;
-                if (s[1] == 'i')
-                        return UNIT_TIMER;
-                return _UNIT_TYPE_INVALID;
-        default:
-                return _UNIT_TYPE_INVALID;
-        }
-}
-
-UnitType unit_type_from_string(const char *s) {
-        UnitType t = type_from_prefix(s);
-
-        return t >= 0 && streq(type_names[t], s) ? t : _UNIT_TYPE_INVALID;
-}
-
 /* memcmp(a, b, n) == 0 for 4 <= n <= 16 without a call: the first and
  * the last four (or eight) bytes, which overlap and cover all n. */
 static bool mem_equal_short(const char *a, const char *b, size_t n) {
@@ -97,7 +52,7 @@ static bool mem_equal_short(const char *a, const char *b, size_t n) {
 /* The type a name of n bytes starting with bytes a and b can only be:
  * every type has a slot of its own (a hash without collisions among the
  * eleven: test-cat-stream's unit_types_from_mem tries them all),
- * found without the branches of type_from_prefix(). */
+ * found without a branch per letter. */
 static int type_slot(unsigned char a, unsigned char b, size_t n) {
         return (int) (((unsigned) a * 4 + b + (unsigned) n * 5) & 15);
 }
@@ -118,6 +73,11 @@ UnitType unit_type_from_mem(const char *s, size_t n) {
         if (t < 0 || type_name_len[t] != n)
                 return _UNIT_TYPE_INVALID;
         return mem_equal_short(type_names[t], s, n) ? t : _UNIT_TYPE_INVALID;
+}
+
+/* A type name has at most nine bytes: strnlen() stops looking past ten. */
+UnitType unit_type_from_string(const char *s) {
+        return unit_type_from_mem(s, strnlen(s, 10));
 }
 
 UnitType unit_type_from_name(const char *name) {
