@@ -16,7 +16,9 @@ The workloads, made from ../shared/corpus in a scratch directory:
   filter < ONCE       the same stream with every file once: lines repeat
                       only as they do on a real host, so the memo hits less
 
-Usage: builds-bench.py BASE NEW [--runs N] [--mb MB]   (about a minute)
+Usage: builds-bench.py BASE NEW [--runs N] [--mb MB] [--only TEXT]...   (about a minute)
+  --only TEXT   only the workloads whose name contains TEXT (repeatable), to
+                give the ones a change is about more pairs in the same time
 """
 import argparse
 import os
@@ -52,6 +54,7 @@ def main():
     ap.add_argument('new')
     ap.add_argument('--runs', type=int, default=15, help='pairs per workload')
     ap.add_argument('--mb', type=float, default=50, help='size of the repeated stream')
+    ap.add_argument('--only', action='append', default=[], help='workloads whose name contains this')
     args = ap.parse_args()
     base, new = os.path.abspath(args.base), os.path.abspath(args.new)
 
@@ -88,6 +91,8 @@ def main():
             ('filter --format json < STREAM', ['filter', '--format', 'json'], stream),
             ('filter < ONCE', ['filter'], once),
         ]
+        if args.only:
+            workloads = [w for w in workloads if any(t in w[0] for t in args.only)]
         for name, argv, stdin in workloads:
             p = benchlib.Pairs([base] + argv, [new] + argv, args.runs, stdin)
             if p.codes('a') != p.codes('b'):
