@@ -14,11 +14,22 @@ ratios or differences.
    (--man=no: verify would otherwise run man(1) for every Documentation=
    entry, which unitguard does not check.)
 2. Marginal cost of one more unit read from files, from pairwise
-   differences: `check TREE` (the N files copied K times into K
-   directories) minus `check FILE` (one of them), over K*N-1 units; the
-   same for --root: `check --root CORPUS-ROOT` minus `check --root` of a
-   root holding one of the units, over the root's other units; and verify's:
-   all N files minus one file, over N-1.
+   differences:
+   - distinct units: `check FILE...` (the N files) minus `check FILE`
+     (one of them), over N-1: every unit is new, as in a packager's
+     DESTDIR or at boot;
+   - a tree: `check TREE` (the N files copied K times into K
+     directories) minus `check FILE`, over K*N-1 units. Nine in ten of
+     its units repeat one seen before, whose lines the memo of
+     judgements answers: cheaper than distinct units;
+   - --root: `check --root CORPUS-ROOT` minus `check --root` of a root
+     holding one of the units, over the root's other units (aliases,
+     instances and drop-ins count as units);
+   - systemd-analyze verify: all N files minus one file, over N-1.
+   Beside each unitguard figure, the floor on the same inputs: bench/
+   read-files (open, read, close each file, directories walked; nothing
+   else), the kernel's part of any per-file tool. unitguard reads through
+   io_uring, which can be cheaper in the kernel than that floor.
 
 Usage: files-bench.py [UNITGUARD] [--runs N] [--copies K]
 """
@@ -63,6 +74,9 @@ def main():
     ap.add_argument('--copies', type=int, default=10, help='copies of the units in the tree')
     args = ap.parse_args()
     ug = os.path.abspath(args.unitguard)
+    floor = os.path.join(os.path.dirname(ug), '..', '..', 'bench', 'read-files')
+    if not os.access(floor, os.X_OK):
+        sys.exit(f'{floor} is missing: build it (ninja -C build bench/read-files)')
     verify = shutil.which('systemd-analyze')
     if not verify:
         sys.exit('systemd-analyze is needed (Debian package systemd)')
@@ -104,10 +118,22 @@ def main():
         print()
 
         print('2. marginal cost of one more unit (median of pairwise differences)')
+        pd = benchlib.Pairs([ug, 'check', one], ug_all, args.runs)
+        report('', pd, 'unitguard check FILE (1 unit)', f'unitguard check FILE... ({n} distinct units)')
+        print(f'  -> unitguard, distinct units: {marginal_us(pd, n - 1, 1):.2f} us CPU, '
+              f'{marginal_us(pd, n - 1, 0):.2f} us wall per unit')
+        fd = benchlib.Pairs([floor, one], [floor] + files, args.runs)
+        report('', fd, 'read-files FILE (floor, 1 file)', f'read-files FILE... (floor, {n} files)')
+        print(f'  -> floor, distinct files: {marginal_us(fd, n - 1, 1):.2f} us CPU, '
+              f'{marginal_us(fd, n - 1, 0):.2f} us wall per file')
         pt = benchlib.Pairs([ug, 'check', one], [ug, 'check', tree], args.runs)
         report('', pt, 'unitguard check FILE (1 unit)', f'unitguard check TREE ({n * args.copies} units)')
         print(f'  -> unitguard, files from a directory tree: {marginal_us(pt, n * args.copies - 1, 1):.2f} us CPU, '
               f'{marginal_us(pt, n * args.copies - 1, 0):.2f} us wall per unit')
+        ft = benchlib.Pairs([floor, one], [floor, tree], args.runs)
+        report('', ft, 'read-files FILE (floor, 1 file)', f'read-files TREE (floor, {n * args.copies} files)')
+        print(f'  -> floor, files from a directory tree: {marginal_us(ft, n * args.copies - 1, 1):.2f} us CPU, '
+              f'{marginal_us(ft, n * args.copies - 1, 0):.2f} us wall per file')
         pr = benchlib.Pairs([ug, 'check', '--root', small], [ug, 'check', '--root', root], args.runs)
         report('', pr, 'unitguard check --root ONE-UNIT-ROOT', f'unitguard check --root CORPUS-ROOT ({in_root} units)')
         print(f'  -> unitguard, --root: {marginal_us(pr, in_root - 1, 1):.2f} us CPU, '
