@@ -8,6 +8,7 @@ the machine was. Ratios below 1 mean the new build is faster.
 
 The workloads, made from ../shared/corpus in a scratch directory:
   check TREE          ten copies of the corpus's unit files (files-bench's tree)
+  check FILES         the corpus's unit files once each: every unit new
   check --root ROOT   the corpus laid out as one root
   check ONE           one small unit (start-up dominated)
   filter < STREAM     a `systemctl cat` stream of about 50 MB (the corpus
@@ -84,6 +85,7 @@ def main():
               f'{"(q1..q3)":>13s} {"wall ratio":>10s}')
         workloads = [
             ('check TREE', ['check', tree], None),
+            ('check FILES', ['check'] + files, None),
             ('check --root ROOT', ['check', '--root', root], None),
             ('check ONE', ['check', files[0]], None),
             ('filter < STREAM', ['filter'], stream),
