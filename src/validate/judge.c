@@ -115,16 +115,15 @@ static int check_user(const JudgeContext *ctx, const char *value, Judgement *j, 
         return 0;
 }
 
-/* The next word of a list value, into word (reused from word to word):
- * 1 with a word, 0 at the end, -EBADMSG for a syntax error (recorded in j
- * and c), -ENOMEM. */
-static int next_word(const char **p, const char *value, StrBuf *word, Judgement *j, Check *c) {
+/* The next word of a list value, into word (a WordRoom's, reused from
+ * word to word): 1 with a word, 0 at the end, -EBADMSG for a syntax error
+ * (recorded in j and c), -ENOMEM. */
+static int next_word(const char **p, const char *value, char *word, Judgement *j, Check *c) {
+        size_t n;
         int r;
 
-        strbuf_reset(word);
-        r = exec_extract_word_buf(p, word, NULL);
-
-        if (r >= 0 || r == -ENOMEM)
+        r = exec_extract_word_to(p, word, &n, NULL);
+        if (r >= 0)
                 return r;
         c->invalid = true;
         r = set_message(j, "invalid syntax in '%s'", value);
@@ -132,15 +131,18 @@ static int next_word(const char **p, const char *value, StrBuf *word, Judgement 
 }
 
 static int check_group_list(const JudgeContext *ctx, const char *value, Judgement *j, Check *c) {
-        _cleanup_(strbuf_done) StrBuf word = {};
+        _cleanup_(word_room_done) WordRoom word;
         const char *p = value;
         bool any_good = false;
         int r;
 
+        r = word_room_init(&word, strlen(value));
+        if (r < 0)
+                return r;
         for (;;) {
                 Check wc = {};
 
-                r = next_word(&p, value, &word, j, c);
+                r = next_word(&p, value, word.data, j, c);
                 if (r == 0)
                         break;
                 if (r < 0)
@@ -258,15 +260,18 @@ static int check_unit_name(const JudgeContext *ctx, const Directive *d, const ch
 
 static int check_unit_name_list(const JudgeContext *ctx, const Directive *d, const char *value, Judgement *j,
                                 Check *c) {
-        _cleanup_(strbuf_done) StrBuf word = {};
+        _cleanup_(word_room_done) WordRoom word;
         const char *p = value;
         bool any_good = false;
         int r;
 
+        r = word_room_init(&word, strlen(value));
+        if (r < 0)
+                return r;
         for (;;) {
                 Check wc = {};
 
-                r = next_word(&p, value, &word, j, c);
+                r = next_word(&p, value, word.data, j, c);
                 if (r == 0)
                         break;
                 if (r < 0)
