@@ -4,6 +4,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#if defined(__SSE2__) && !defined(EXEC_LINE_SCALAR)
+#include <emmintrin.h>
+#endif
 
 #include "basic/hex.h"
 #include "behaviour.h"
@@ -125,7 +128,55 @@ static bool ends_plain_run(char c) {
         return table[(unsigned char) c];
 }
 
-int exec_extract_word_to(const char **p, char *out, size_t *ret_len, bool *ret_unknown_escape) {
+#if defined(__SSE2__) && !defined(EXEC_LINE_SCALAR)
+/* The bytes of v that end a plain run outside quotes (ends_plain_run(),
+ * but for NUL: there is none before the text's end), as a bit mask. */
+static _always_inline_ unsigned plain_run_ends(__m128i v) {
+        __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
+                                              _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))),
+                                 _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')),
+                                              _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
+
+        m = _mm_or_si128(m, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')),
+                                                      _mm_cmpeq_epi8(v, _mm_set1_epi8('\''))),
+                                         _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))));
+        return (unsigned) _mm_movemask_epi8(m);
+}
+#endif
+
+/* A run of plain characters outside quotes from s on, copied to *o: both
+ * advanced past it. Sixteen bytes at a time while the text's end is that
+ * far: each block is stored whole, which the room allows (the word so
+ * far is no longer than the text so far, and the room is as long as the
+ * text). */
+static _always_inline_ const char *copy_plain_run(const char *s, const char *end, char **o) {
+        char *w = *o;
+
+#if defined(__SSE2__) && !defined(EXEC_LINE_SCALAR)
+        while (end - s >= 16) {
+                __m128i v = _mm_loadu_si128((const __m128i *) (const void *) s);
+                unsigned m = plain_run_ends(v);
+
+                _mm_storeu_si128((__m128i *) (void *) w, v);
+                if (m) {
+                        unsigned k = (unsigned) __builtin_ctz(m);
+
+                        *o = w + k;
+                        return s + k;
+                }
+                s += 16;
+                w += 16;
+        }
+#else
+        (void) end;
+#endif
+        while (!ends_plain_run(*s))
+                *w++ = *s++;
+        *o = w;
+        return s;
+}
+
+int exec_extract_word_to(const char **p, const char *end, char *out, size_t *ret_len, bool *ret_unknown_escape) {
         const char *s = *p;
         char *o = out, quote = 0;
         int r;
@@ -147,8 +198,7 @@ int exec_extract_word_to(const char **p, char *out, size_t *ret_len, bool *ret_u
                         while (*s && *s != quote && *s != '\\')
                                 *o++ = *s++;
                 else
-                        while (!ends_plain_run(*s))
-                                *o++ = *s++;
+                        s = copy_plain_run(s, end, &o);
 
                 c = *s;
                 if (c == '\0') {
@@ -211,10 +261,11 @@ int exec_extract_word_buf(const char **p, StrBuf *b, bool *ret_unknown_escape) {
         int r;
 
         /* Room for the rest of the text: the word cannot be longer. */
-        r = strbuf_reserve(b, strlen(*p));
+        n = strlen(*p);
+        r = strbuf_reserve(b, n);
         if (r < 0)
                 return r;
-        r = exec_extract_word_to(p, b->data + b->len, &n, ret_unknown_escape);
+        r = exec_extract_word_to(p, *p + strlen(*p), b->data + b->len, &n, ret_unknown_escape);
         b->len += n;
         return r;
 }
@@ -342,8 +393,8 @@ static const char *spec_error(int r) {
  * line or after an error recorded in l, <0 on OOM. keep: the command goes
  * into l->commands; without, it is only counted (n_commands), and words
  * without specifiers are judged as written, without copies. */
-static int parse_command(const char **p, unsigned version, const char *unit_name, ExecLine *l, char *word,
-                         bool keep) {
+static int parse_command(const char **p, const char *end, unsigned version, const char *unit_name, ExecLine *l,
+                         char *word, bool keep) {
         _cleanup_free_ char *path = NULL;
         ExecCommand c = {};
         size_t allocated = 0, n_args = 0, word_len;
@@ -353,7 +404,7 @@ static int parse_command(const char **p, unsigned version, const char *unit_name
         const char *f;
         int r;
 
-        r = exec_extract_word_to(p, word, &word_len, &unknown);
+        r = exec_extract_word_to(p, end, word, &word_len, &unknown);
         if (r < 0) {
                 /* systemd returns before looking at prefixes: dropped, even without '-'. */
                 r = fail(l, EXEC_LINE_DROPPED, 0, "unbalanced quoting in the executable word");
@@ -458,7 +509,7 @@ static int parse_command(const char **p, unsigned version, const char *unit_name
                 }
 
                 unknown = false;
-                r = exec_extract_word_to(p, word, &word_len, &unknown);
+                r = exec_extract_word_to(p, end, word, &word_len, &unknown);
                 if (r < 0) {
                         command_done(&c);
                         r = fail(l, EXEC_LINE_FATAL, flags, "unbalanced quoting in an argument");
@@ -529,15 +580,17 @@ static int parse_line(const char *value, unsigned version, const char *unit_name
         _cleanup_(word_room_done) WordRoom word; /* one room for all words of the line */
         ExecLine l = {};
         const char *p = value;
+        size_t n;
         int r;
 
-        r = word_room_init(&word, strlen(value));
+        n = strlen(value);
+        r = word_room_init(&word, n);
         if (r < 0) {
                 *ret = l;
                 return r;
         }
         do {
-                r = parse_command(&p, version, unit_name, &l, word.data, keep);
+                r = parse_command(&p, value + n, version, unit_name, &l, word.data, keep);
                 if (r < 0) {
                         exec_line_done(&l);
                         return r;

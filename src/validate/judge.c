@@ -118,11 +118,11 @@ static int check_user(const JudgeContext *ctx, const char *value, Judgement *j, 
 /* The next word of a list value, into word (a WordRoom's, reused from
  * word to word): 1 with a word, 0 at the end, -EBADMSG for a syntax error
  * (recorded in j and c), -ENOMEM. */
-static int next_word(const char **p, const char *value, char *word, Judgement *j, Check *c) {
+static int next_word(const char **p, const char *value, const char *end, char *word, Judgement *j, Check *c) {
         size_t n;
         int r;
 
-        r = exec_extract_word_to(p, word, &n, NULL);
+        r = exec_extract_word_to(p, end, word, &n, NULL);
         if (r >= 0)
                 return r;
         c->invalid = true;
@@ -134,15 +134,17 @@ static int check_group_list(const JudgeContext *ctx, const char *value, Judgemen
         _cleanup_(word_room_done) WordRoom word;
         const char *p = value;
         bool any_good = false;
+        size_t n;
         int r;
 
-        r = word_room_init(&word, strlen(value));
+        n = strlen(value);
+        r = word_room_init(&word, n);
         if (r < 0)
                 return r;
         for (;;) {
                 Check wc = {};
 
-                r = next_word(&p, value, word.data, j, c);
+                r = next_word(&p, value, value + n, word.data, j, c);
                 if (r == 0)
                         break;
                 if (r < 0)
@@ -263,15 +265,17 @@ static int check_unit_name_list(const JudgeContext *ctx, const Directive *d, con
         _cleanup_(word_room_done) WordRoom word;
         const char *p = value;
         bool any_good = false;
+        size_t n;
         int r;
 
-        r = word_room_init(&word, strlen(value));
+        n = strlen(value);
+        r = word_room_init(&word, n);
         if (r < 0)
                 return r;
         for (;;) {
                 Check wc = {};
 
-                r = next_word(&p, value, word.data, j, c);
+                r = next_word(&p, value, value + n, word.data, j, c);
                 if (r == 0)
                         break;
                 if (r < 0)

@@ -10,10 +10,10 @@ int value_each_word(const char *v, const char *seps, ValueWordsFlags flags, Valu
                     const char *args, unsigned version) {
         _cleanup_(word_room_done) WordRoom w; /* one room for every word of v */
         bool any_good = false, any_bad = false;
-        const char *p = v;
+        const char *p = v, *end = v + strlen(v);
         int r;
 
-        r = word_room_init(&w, strlen(v));
+        r = word_room_init(&w, (size_t) (end - v));
         if (r < 0)
                 return r;
         for (;;) {
@@ -21,7 +21,7 @@ int value_each_word(const char *v, const char *seps, ValueWordsFlags flags, Valu
                 size_t n;
 
                 if (flags & VALUE_WORDS_UNQUOTE) {
-                        r = exec_extract_word_to(&p, w.data, &n, &unknown_escape);
+                        r = exec_extract_word_to(&p, end, w.data, &n, &unknown_escape);
                         if (r < 0)
                                 return any_good ? VALUE_BAD_PART : VALUE_BAD;
                         if (r == 0)

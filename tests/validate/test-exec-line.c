@@ -389,7 +389,7 @@ static void extract_agrees(const char *text) {
                 return;
         }
         r1 = ref_extract_word_buf(&p, &ref, &u1);
-        r2 = exec_extract_word_to(&q, room, &len, &u2);
+        r2 = exec_extract_word_to(&q, text + n, room, &len, &u2);
         r3 = exec_extract_word_buf(&t, &buf, &u3);
         if (r1 != r2 || r1 != r3 || (r1 >= 0 && (p != q || p != t)) || u1 != u2 || u1 != u3 ||
             (r1 > 0 && (len != ref.len || memcmp(room, ref.data, len) != 0 || room[len] != '\0' ||
@@ -437,6 +437,8 @@ TEST(word_room_random) {
         static const char *const pieces[] = {
                 "a", "b", " ", "\t", "'", "\"", "\\", "\\x4", "1", "\\u00e9", "\\U0001f600", "\\0", "\\101", "x",
                 "\\s", "\\q", "%", "\xc3", "\xa9", ";", "7", "f", "\\x", "\\u", "\\U", "0",
+                /* Runs about the sixteen bytes of a block. */
+                "abcdefghijklmno", "abcdefghijklmnop", "abcdefghijklmnopq", "/usr/lib/x", "--opt=value", "\n", "\r",
         };
         uint64_t x = 0x9e3779b97f4a7c15ULL;
         int rounds = test_rounds(200000, 10000);
@@ -449,7 +451,7 @@ TEST(word_room_random) {
                 x ^= x << 13;
                 x ^= x >> 7;
                 x ^= x << 17;
-                k = (int) (x % 16);
+                k = (int) (x % 24);
                 for (int j = 0; j < k; j++) {
                         const char *piece;
 
