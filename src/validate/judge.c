@@ -27,16 +27,88 @@ typedef struct Check {
         bool deprecated; /* accepted, with a deprecation warning */
 } Check;
 
+/* vasprintf() for the formats of the judge's messages: text with "%s",
+ * "%u", "%c" and "%%" only, formatted as printf would (NULL as
+ * "(null)"), without the stdio machinery. The message is built in buf
+ * (size bytes); returns its length, or -1 for a format with anything
+ * else or a message that does not fit (then the caller takes vasprintf()
+ * with its own copy of the arguments). */
+int judge_format_simple(char *buf, size_t size, const char *fmt, va_list ap) {
+        char *o = buf, *e = buf + size;
+
+        for (const char *f = fmt; *f; f++) {
+                const char *t;
+                char num[16];
+                size_t n;
+
+                if (*f != '%') {
+                        if (o == e)
+                                return -1;
+                        *o++ = *f;
+                        continue;
+                }
+                switch (*++f) {
+                case 's':
+                        t = va_arg(ap, const char *);
+                        if (!t)
+                                t = "(null)";
+                        n = strlen(t);
+                        break;
+                case 'u': {
+                        unsigned v = va_arg(ap, unsigned);
+                        char *q = num + sizeof num;
+
+                        do
+                                *--q = (char) ('0' + v % 10);
+                        while (v /= 10);
+                        t = q;
+                        n = (size_t) (num + sizeof num - q);
+                        break;
+                }
+                case 'c':
+                        num[0] = (char) va_arg(ap, int);
+                        t = num;
+                        n = 1;
+                        break;
+                case '%':
+                        t = "%";
+                        n = 1;
+                        break;
+                default:
+                        return -1;
+                }
+                if ((size_t) (e - o) < n)
+                        return -1;
+                memcpy(o, t, n);
+                o += n;
+        }
+        if (o == e)
+                return -1;
+        *o = '\0';
+        return (int) (o - buf);
+}
+
 _printf_(2, 3) static int set_message(Judgement *j, const char *fmt, ...) {
+        char buf[512];
         va_list ap;
         char *m = NULL;
         int r;
 
         va_start(ap, fmt);
-        r = vasprintf(&m, fmt, ap);
+        r = judge_format_simple(buf, sizeof buf, fmt, ap);
         va_end(ap);
-        if (r < 0)
-                return -ENOMEM;
+        if (r >= 0) {
+                m = malloc((size_t) r + 1);
+                if (!m)
+                        return -ENOMEM;
+                memcpy(m, buf, (size_t) r + 1);
+        } else {
+                va_start(ap, fmt);
+                r = vasprintf(&m, fmt, ap);
+                va_end(ap);
+                if (r < 0)
+                        return -ENOMEM;
+        }
         free(j->message);
         j->message = m;
         return 0;

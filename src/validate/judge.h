@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <stdarg.h>
+
 /* The systemd versions whose behaviour the tables and the judge model
  * (user names, fatal sets, parser rules, unit checks: 233 to 257, checked
  * against 252 and 257; what changed after 252 is in directives.tsv's since
@@ -74,6 +76,12 @@ int judge_assignment(const JudgeContext *ctx, const char *section, const char *k
 int judge_assignment_in(const JudgeContext *ctx, DirectiveSection section_id, const char *section, const char *key,
                         const char *value, Judgement *ret);
 void judgement_done(Judgement *j);
+
+/* The judge's own vsnprintf() for its messages' formats (text, "%s",
+ * "%u", "%c", "%%"): the message into buf, its length; -1 for any other
+ * format or a message of size bytes or more. Exposed for tests, which
+ * hold it to vsnprintf(). */
+int judge_format_simple(char *buf, size_t size, const char *fmt, va_list ap);
 
 /* The judgements made for the entries of one unit file, passed on to
  * later passes over the file (unit-checks.h): one per entry, and the
