@@ -405,8 +405,29 @@ static void slot_drop(PredictCache *c, CacheSet *set, unsigned w) {
         set->record[w] = 0;
 }
 
+/* The slots of set whose tag has bit (a power of two) set, as a bit mask
+ * (an empty slot's tag is 0: never among them). */
+static inline unsigned set_with_bit(const CacheSet *set, uint32_t bit) {
+#if defined(__SSE2__) && !defined(PREDICT_CACHE_SCALAR)
+        __m128i b = _mm_set1_epi32((int) bit), z = _mm_setzero_si128();
+        __m128i lo = _mm_cmpeq_epi32(_mm_and_si128(_mm_load_si128((const __m128i *) (const void *) set->tag), b), z);
+        __m128i hi = _mm_cmpeq_epi32(
+                _mm_and_si128(_mm_load_si128((const __m128i *) (const void *) (set->tag + 4)), b), z);
+
+        /* The lanes without the bit, packed to a byte each, inverted. */
+        return ~(unsigned) _mm_movemask_epi8(_mm_packs_epi16(_mm_packs_epi32(lo, hi), _mm_setzero_si128())) & 0xffu;
+#else
+        unsigned m = 0;
+
+        for (unsigned w = 0; w < CACHE_WAYS; w++)
+                m |= (unsigned) ((set->tag[w] & bit) != 0) << w;
+        return m;
+#endif
+}
+
 /* Twice the sets in use: the entries of set i whose next tag bit is set
- * move to set i + n_sets, which is empty. */
+ * move to set i + n_sets, which is empty. The slots that move are found
+ * at once (most sets of a growing table hold few answers). */
 static void table_grow(PredictCache *c) {
         size_t n = c->n_sets;
 
@@ -414,13 +435,15 @@ static void table_grow(PredictCache *c) {
                 CacheSet *from = &c->sets[i], *to = &c->sets[i + n];
                 unsigned k = 0;
 
-                for (unsigned w = 0; w < CACHE_WAYS; w++)
-                        if (from->tag[w] && (from->tag[w] >> 1 & n)) {
-                                to->tag[k] = from->tag[w];
-                                to->record[k++] = from->record[w];
-                                from->tag[w] = 0;
-                                from->record[w] = 0;
-                        }
+                /* Tag bit 0 is always set: bit n of tag >> 1 is bit n << 1. */
+                for (unsigned m = set_with_bit(from, (uint32_t) n << 1); m != 0; m &= m - 1) {
+                        unsigned w = (unsigned) __builtin_ctz(m);
+
+                        to->tag[k] = from->tag[w];
+                        to->record[k++] = from->record[w];
+                        from->tag[w] = 0;
+                        from->record[w] = 0;
+                }
         }
         c->n_sets = 2 * n;
         c->set_mask = c->n_sets - 1;
@@ -598,13 +621,53 @@ static int judge(const PredictScope *s, const LineKey *k, Judgement *ret) {
         return judge_listed(s, k->key, k->value, ret);
 }
 
+/* Whether w holds a '%' or a '\\' byte (a zero byte of w ^ that byte
+ * repeated, which the borrow test finds exactly: it may mistake a byte
+ * after a zero one for zero, never a word without one). */
+static inline bool word_has_named(uint64_t w) {
+        const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
+        uint64_t a = w ^ (ones * '%'), b = w ^ (ones * '\\');
+
+        return (((a - ones) & ~a) | ((b - ones) & ~b)) & highs;
+}
+
 /* Whether the value's answer depends on the unit name: it has a specifier,
  * or an escape that unquoting may turn into one (as "\x25i" in an Exec line
  * or a dependency list). */
 static bool value_is_named(const LineKey *k) {
         size_t n = (size_t) (k->meta >> META_VALUE_LEN_SHIFT & META_VALUE_LEN_MAX);
+        const char *v = k->value;
 
-        return memchr(k->value, '%', n) || memchr(k->value, '\\', n);
+        /* Both bytes in one pass, with the loads of hash_text(): none past
+         * the value, the last block overlapping the one before. Two
+         * memchr() calls cost more on values of common length. */
+        if (n >= 16) {
+#if defined(__SSE2__) && !defined(PREDICT_CACHE_SCALAR)
+                for (size_t i = 0;; i += 16) {
+                        const char *b = i + 16 <= n ? v + i : v + n - 16;
+                        __m128i x = _mm_loadu_si128((const __m128i *) (const void *) b);
+
+                        if (_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('%')),
+                                                           _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')))))
+                                return true;
+                        if (i + 16 >= n)
+                                return false;
+                }
+#else
+                for (size_t i = 0; i + 8 < n; i += 8)
+                        if (word_has_named(load8(v + i)))
+                                return true;
+                return word_has_named(load8(v + n - 8));
+#endif
+        }
+        if (n >= 8)
+                return word_has_named(load8(v)) || word_has_named(load8(v + n - 8));
+        if (n >= 4) /* the first and the last four bytes, as one word */
+                return word_has_named(load4(v) | load4(v + n - 4) << 32);
+        for (size_t i = 0; i < n; i++)
+                if (v[i] == '%' || v[i] == '\\')
+                        return true;
+        return false;
 }
 
 /* The key of k with the unit name: NULL if it is too long to be memoized. */
