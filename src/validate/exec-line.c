@@ -378,9 +378,49 @@ static const char *parse_prefixes(const char *f, unsigned version, ExecFlags *re
         return f;
 }
 
-static bool string_is_safe(const char *p) {
-        for (; *p; p++)
-                if ((unsigned char) *p < ' ' || *p == 0x7f || *p == '"' || *p == '\'' || *p == '\\')
+static bool byte_is_unsafe(char c) {
+        return (unsigned char) c < ' ' || c == 0x7f || c == '"' || c == '\'' || c == '\\';
+}
+
+static inline uint64_t load8(const char *p) {
+        uint64_t w;
+
+        memcpy(&w, p, 8);
+        return w;
+}
+
+static inline uint64_t load4(const char *p) {
+        uint32_t w;
+
+        memcpy(&w, p, 4);
+        return w;
+}
+
+/* Whether a byte of w is below ' ' or one of 0x7f '"' '\'' '\\': the
+ * borrow tests, exact for a whole word (a byte below n <= 128, a byte
+ * equal to c as a zero byte of w ^ c repeated). */
+static inline bool word_is_unsafe(uint64_t w) {
+        const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
+        uint64_t a = w ^ (ones * 0x7f), b = w ^ (ones * '"'), c = w ^ (ones * '\''), d = w ^ (ones * '\\');
+
+        return ((w - ones * ' ') & ~w & highs) ||
+               (((a - ones) & ~a) | ((b - ones) & ~b) | ((c - ones) & ~c) | ((d - ones) & ~d)) & highs;
+}
+
+/* None of p's n bytes (no NUL among them) is a control character, a
+ * quote or a backslash: eight bytes at a time, the last word overlapping
+ * the one before, no load past p + n. */
+static bool string_is_safe_n(const char *p, size_t n) {
+        if (n >= 8) {
+                for (size_t i = 0; i + 8 < n; i += 8)
+                        if (word_is_unsafe(load8(p + i)))
+                                return false;
+                return !word_is_unsafe(load8(p + n - 8));
+        }
+        if (n >= 4) /* the first and the last four bytes, as one word */
+                return !word_is_unsafe(load4(p) | load4(p + n - 4) << 32);
+        for (size_t i = 0; i < n; i++)
+                if (byte_is_unsafe(p[i]))
                         return false;
         return true;
 }
@@ -436,6 +476,7 @@ static int parse_command(const char **p, const char *end, unsigned version, cons
                 size_t f_len = word_len - (size_t) (f - word);
                 bool copy = keep || memchr(f, '%', f_len);
                 const char *exe;
+                size_t exe_len;
 
                 if (!copy && f_len < SPECIFIER_PATH_TEXT_MAX) {
                         /* What specifier_expand() says of it, without the call. */
@@ -457,7 +498,8 @@ static int parse_command(const char **p, const char *end, unsigned version, cons
                         r = fail(l, EXEC_LINE_FATAL, flags, "empty executable path");
                         return r < 0 ? r : 0;
                 }
-                if (!string_is_safe(exe)) {
+                exe_len = copy ? strlen(exe) : f_len;
+                if (!string_is_safe_n(exe, exe_len)) {
                         r = fail(l, EXEC_LINE_FATAL, flags, "executable name contains special characters");
                         return r < 0 ? r : 0;
                 }
@@ -472,8 +514,12 @@ static int parse_command(const char **p, const char *end, unsigned version, cons
                         r = fail(l, EXEC_LINE_FATAL, flags, "executable path '%s' is not absolute", exe);
                         return r < 0 ? r : 0;
                 }
-                if (endswith(exe, "/") ||
-                    (sd_behaves(SD_EXEC_PATH_DOT_DIRECTORY, version) && (endswith(exe, "/.") || endswith(exe, "/..")))) {
+                /* A directory: "/" at the end; "/." and "/.." too where they count
+                 * (exe_len >= 1: the empty one failed above). */
+                if (exe[exe_len - 1] == '/' ||
+                    (sd_behaves(SD_EXEC_PATH_DOT_DIRECTORY, version) &&
+                     ((exe_len >= 2 && memcmp(exe + exe_len - 2, "/.", 2) == 0) ||
+                      (exe_len >= 3 && memcmp(exe + exe_len - 3, "/..", 3) == 0)))) {
                         r = fail(l, EXEC_LINE_FATAL, flags, "executable path '%s' specifies a directory", exe);
                         return r < 0 ? r : 0;
                 }

@@ -502,5 +502,62 @@ TEST(check_at_expansion_limits) {
         free(v);
 }
 
+/* The executable's bytes are checked eight at a time: a control
+ * character, DEL, a quote or a backslash (written as an escape) at any
+ * place of an executable of any length is found, and no other byte is
+ * taken for one. */
+TEST(special_characters_anywhere) {
+        static const unsigned char bytes[] = { 0x01, 0x09, 0x1f, 0x20, 0x21, 0x22, 0x23, 0x26, 0x27, 0x28, 0x5b,
+                                               0x5c, 0x5d, 0x7e, 0x7f, 0x80, 0x9f, 0xa0, 0xfe, 0xff };
+
+        for (size_t len = 1; len < 40; len++)
+                for (size_t at = 1; at < len; at++)
+                        for (size_t b = 0; b < ELEMENTSOF(bytes); b++) {
+                                _cleanup_(exec_line_done) ExecLine l = {};
+                                unsigned char c = bytes[b];
+                                bool bad = c < 0x20 || c == 0x7f || c == '"' || c == '\'' || c == '\\';
+                                char v[128];
+                                size_t n = 0;
+
+                                v[n++] = '/';
+                                for (size_t k = 1; k < len; k++) {
+                                        if (k == at)
+                                                n += (size_t) snprintf(v + n, sizeof v - n, "\\x%02x", c);
+                                        else
+                                                v[n++] = (char) ('a' + k % 26);
+                                }
+                                strcpy(v + n, " arg");
+                                if (exec_line_check(v, 252, "a.service", &l) < 0) {
+                                        tests_failed++;
+                                        continue;
+                                }
+                                if (bad != (l.severity != EXEC_LINE_OK) ||
+                                    (bad && !streq_ptr(l.message, "executable name contains special characters"))) {
+                                        fprintf(stderr, "'%s': severity %d (%s)\n", v, l.severity,
+                                                l.message ? l.message : "-");
+                                        tests_failed++;
+                                }
+                                check_agrees(v, 252, "a.service");
+                        }
+}
+
+/* A directory is told by the executable's last bytes. */
+TEST(directory_endings) {
+        expect("/usr/bin/", 252, EXEC_LINE_FATAL, false, 0);
+        expect("/", 252, EXEC_LINE_FATAL, false, 0);
+        expect("/.", 257, EXEC_LINE_FATAL, false, 0);
+        expect("/..", 257, EXEC_LINE_FATAL, false, 0);
+        expect("/a/.", 257, EXEC_LINE_FATAL, false, 0);
+        expect("/a/..", 257, EXEC_LINE_FATAL, false, 0);
+        expect("/a/.", 252, EXEC_LINE_OK, false, 1);
+        expect("/a/..", 252, EXEC_LINE_OK, false, 1);
+        expect("/a.", 257, EXEC_LINE_OK, false, 1);
+        expect("/a..", 257, EXEC_LINE_OK, false, 1);
+        expect("/a/...", 257, EXEC_LINE_OK, false, 1);
+        expect("/a/x.", 257, EXEC_LINE_OK, false, 1);
+        expect("-/a/", 252, EXEC_LINE_DROPPED, true, 0);
+}
+
 TESTS_MAIN(T(reference_vectors), T(versions), T(words_and_flags), T(check_without_commands),
-           T(word_room_matches_reference), T(word_room_random), T(check_at_expansion_limits))
+           T(word_room_matches_reference), T(word_room_random), T(check_at_expansion_limits),
+           T(special_characters_anywhere), T(directory_endings))
