@@ -176,18 +176,12 @@ static _always_inline_ const char *copy_plain_run(const char *s, const char *end
         return s;
 }
 
-int exec_extract_word_to(const char **p, const char *end, char *out, size_t *ret_len, bool *ret_unknown_escape) {
-        const char *s = *p;
-        char *o = out, quote = 0;
+/* The rest of a word that is more than a run of plain characters: s is
+ * at its first quote or backslash, o past what the run wrote. */
+static int __attribute__((noinline)) extract_word_rest(const char **p, const char *s, const char *end, char *out,
+                                                       char *o, size_t *ret_len, bool *ret_unknown_escape) {
+        char quote = 0;
         int r;
-
-        s = skip_blanks(s);
-        if (!*s) {
-                *p = s;
-                *out = '\0';
-                *ret_len = 0;
-                return 0;
-        }
 
         for (;;) {
                 char c;
@@ -254,6 +248,27 @@ invalid:
         *o = '\0';
         *ret_len = (size_t) (o - out);
         return -EINVAL;
+}
+
+int exec_extract_word_to(const char **p, const char *end, char *out, size_t *ret_len, bool *ret_unknown_escape) {
+        const char *s = skip_blanks(*p);
+        char *o = out;
+
+        if (!*s) {
+                *p = s;
+                *out = '\0';
+                *ret_len = 0;
+                return 0;
+        }
+        /* Most words are one run of plain characters, ended by a blank or
+         * the end: done here, with little to set up. */
+        s = copy_plain_run(s, end, &o);
+        if (*s != '\0' && !is_blank_char(*s))
+                return extract_word_rest(p, s, end, out, o, ret_len, ret_unknown_escape);
+        *o = '\0';
+        *p = skip_blanks(s);
+        *ret_len = (size_t) (o - out);
+        return 1;
 }
 
 int exec_extract_word_buf(const char **p, StrBuf *b, bool *ret_unknown_escape) {
