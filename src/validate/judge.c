@@ -556,6 +556,11 @@ int judge_assignment(const JudgeContext *ctx, const char *section, const char *k
 
 int judge_assignment_in(const JudgeContext *ctx, DirectiveSection section_id, const char *section, const char *key,
                         const char *value, Judgement *ret) {
+        return judge_assignment_in_n(ctx, section_id, section, key, strlen(key), value, ret);
+}
+
+int judge_assignment_in_n(const JudgeContext *ctx, DirectiveSection section_id, const char *section, const char *key,
+                          size_t key_len, const char *value, Judgement *ret) {
         JudgeContext c2 = *ctx;
         Judgement j = {};
         Check c = {};
@@ -580,7 +585,7 @@ int judge_assignment_in(const JudgeContext *ctx, DirectiveSection section_id, co
                 goto finish;
         }
 
-        d = directive_lookup_in(c2.type, section_id, key);
+        d = directive_lookup_in_n(c2.type, section_id, key, key_len);
         if (!d || !directive_exists_in(d, c2.version)) {
                 j.verdict = VERDICT_IGNORED;
                 r = set_message(&j, "unknown key '%s' in section [%s]", key, section);

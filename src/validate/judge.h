@@ -75,6 +75,9 @@ int judge_assignment(const JudgeContext *ctx, const char *section, const char *k
  * of section), for callers that judge many lines of one section. */
 int judge_assignment_in(const JudgeContext *ctx, DirectiveSection section_id, const char *section, const char *key,
                         const char *value, Judgement *ret);
+/* The same with key_len = strlen(key), which the parser has measured. */
+int judge_assignment_in_n(const JudgeContext *ctx, DirectiveSection section_id, const char *section, const char *key,
+                          size_t key_len, const char *value, Judgement *ret);
 void judgement_done(Judgement *j);
 
 /* The judge's own vsnprintf() for its messages' formats (text, "%s",

@@ -611,14 +611,14 @@ static inline int answer(const CacheRecord *rec, Judgement *ret) {
 }
 
 /* judge_assignment_in(), with what answer() returns. */
-static int judge_listed(const PredictScope *s, const char *key, const char *value, Judgement *ret) {
-        int r = judge_assignment_in(s->ctx, s->section_id, s->section, key, value, ret);
+static int judge_listed(const PredictScope *s, const char *key, size_t key_len, const char *value, Judgement *ret) {
+        int r = judge_assignment_in_n(s->ctx, s->section_id, s->section, key, key_len, value, ret);
 
         return r < 0 ? r : listed(ret);
 }
 
 static int judge(const PredictScope *s, const LineKey *k, Judgement *ret) {
-        return judge_listed(s, k->key, k->value, ret);
+        return judge_listed(s, k->key, (size_t) (k->meta >> META_KEY_LEN_SHIFT & META_KEY_LEN_MAX), k->value, ret);
 }
 
 /* Whether w holds a '%' or a '\\' byte (a zero byte of w ^ that byte
@@ -878,7 +878,7 @@ static _always_inline_ int judge_line(PredictCache *c, const PredictScope *s, co
         /* line_end bounds both lengths (and is 0 for a scope out of range). */
         if (key_len > META_KEY_LEN_MAX || key_len + value_len >= s->line_end) {
                 c->synced = false;
-                return judge_listed(s, key, value, ret);
+                return judge_listed(s, key, key_len, value, ret);
         }
 
         text_len = key_len + 1 + value_len;
@@ -922,7 +922,7 @@ static _always_inline_ int judge_line(PredictCache *c, const PredictScope *s, co
 
 int predict_cache_judge(PredictCache *c, const PredictScope *s, const char *key, size_t key_len, const char *value,
                         size_t value_len, Judgement *ret) {
-        int r = c ? judge_line(c, s, key, key_len, value, value_len, ret) : judge_listed(s, key, value ?: "", ret);
+        int r = c ? judge_line(c, s, key, key_len, value, value_len, ret) : judge_listed(s, key, key_len, value ?: "", ret);
 
         return r < 0 ? r : 0;
 }
@@ -961,7 +961,7 @@ int predict_cache_judge_file(PredictCache *c, const JudgeContext *ctx, const Uni
                         continue;
                 }
                 r = c ? judge_line(c, &s, e->key, e->key_len, e->value, e->value_len, &ret[i])
-                      : judge_listed(&s, e->key, e->value ?: "", &ret[i]);
+                      : judge_listed(&s, e->key, e->key_len, e->value ?: "", &ret[i]);
                 if (r < 0)
                         return file_failed(ret, i, f->n_entries, r);
                 if (r > 0)
