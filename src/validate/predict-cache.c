@@ -527,8 +527,9 @@ static int slot_for(PredictCache *c, uint32_t tag, CacheSet **ret_set, unsigned 
 }
 
 /* Stores j (flags FLAG_NAMED: nothing of it) for k in scope s, and returns
- * the record's offset. On OOM the answer is not kept (NO_RECORD): the memo
- * only forgets. */
+ * the record's offset. flags has FLAG_LISTED when listed(j), which the
+ * caller has from judge_listed(). On OOM the answer is not kept
+ * (NO_RECORD): the memo only forgets. */
 static uint32_t store(PredictCache *c, const PredictScope *s, const LineKey *k, const Judgement *j, uint32_t flags) {
         size_t message_size = j && j->message ? strlen(j->message) + 1 : 0;
         size_t size = record_size(s->section_len + k->text_len + k->unit_len, message_size);
@@ -543,7 +544,7 @@ static uint32_t store(PredictCache *c, const PredictScope *s, const LineKey *k, 
         rec = record_at(c, (uint32_t) c->arena_used);
         *rec = (CacheRecord) {
                 .meta = k->meta,
-                .flags = flags | (message_size > 0 ? FLAG_MESSAGE : 0) | (j && listed(j) ? FLAG_LISTED : 0),
+                .flags = flags | (message_size > 0 ? FLAG_MESSAGE : 0),
                 /* A place too old to be in the history: none yet (the
                  * line's follow() gives it one next, and its age). A
                  * marker of FLAG_NAMED is never in the history: it is as
@@ -758,7 +759,7 @@ static int __attribute__((noinline)) named_judge(PredictCache *c, const PredictS
                 c->synced = false;
                 return r;
         }
-        follow(c, store(c, s, &n, ret, 0));
+        follow(c, store(c, s, &n, ret, r > 0 ? FLAG_LISTED : 0));
         return r;
 }
 
@@ -777,11 +778,11 @@ static int __attribute__((noinline)) miss(PredictCache *c, const PredictScope *s
                 return r;
         }
         if (!value_is_named(k)) {
-                follow(c, store(c, s, k, ret, 0));
+                follow(c, store(c, s, k, ret, r > 0 ? FLAG_LISTED : 0));
                 return r;
         }
         store(c, s, k, NULL, FLAG_NAMED);
-        follow(c, named_key(s, k, &n) ? store(c, s, &n, ret, 0) : NO_RECORD);
+        follow(c, named_key(s, k, &n) ? store(c, s, &n, ret, r > 0 ? FLAG_LISTED : 0) : NO_RECORD);
         return r;
 }
 
