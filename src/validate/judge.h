@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
-#include <stdarg.h>
-
 /* The systemd versions whose behaviour the tables and the judge model
  * (user names, fatal sets, parser rules, unit checks: 233 to 257, checked
  * against 252 and 257; what changed after 252 is in directives.tsv's since
@@ -12,6 +10,7 @@
 #define SYSTEMD_VERSION_OLDEST_MODELLED 233
 #define SYSTEMD_VERSION_NEWEST_MODELLED 257
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
