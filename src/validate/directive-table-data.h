@@ -44,6 +44,15 @@ static inline void directive_name_words(const char *s, size_t n, uint64_t *ret_h
                 memcpy(&b, s + n - 8, 8);
                 a = le64toh(a);
                 b = le64toh(b);
+        } else if (n >= 4) {
+                /* The first and the last four bytes, each at its place
+                 * (where they overlap, the same bytes): the loop's word. */
+                uint32_t x, y;
+
+                memcpy(&x, s, 4);
+                memcpy(&y, s + n - 4, 4);
+                a = (uint64_t) le32toh(x) | (uint64_t) le32toh(y) << (8 * (n - 4));
+                b = a;
         } else {
                 for (size_t i = 0; i < n; i++)
                         a |= (uint64_t) (unsigned char) s[i] << (8 * i);

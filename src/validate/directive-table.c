@@ -6,7 +6,11 @@
 #include "directive-table.h"
 
 int directive_name_find(const char *name) {
-        size_t n = strlen(name), bucket, slot;
+        return directive_name_find_n(name, strlen(name));
+}
+
+int directive_name_find_n(const char *name, size_t n) {
+        size_t bucket, slot;
         const DirectiveName *dn;
         uint64_t head, tail, h;
         int16_t id;
@@ -59,6 +63,10 @@ DirectiveSection directive_section_from_name(const char *section) {
 }
 
 const Directive *directive_lookup_in(UnitType type, DirectiveSection section, const char *key) {
+        return key ? directive_lookup_in_n(type, section, key, strlen(key)) : NULL;
+}
+
+const Directive *directive_lookup_in_n(UnitType type, DirectiveSection section, const char *key, size_t key_len) {
         const DirectiveName *n;
         int id;
         bool common = section == DIRECTIVE_SECTION_UNIT || section == DIRECTIVE_SECTION_INSTALL;
@@ -76,7 +84,7 @@ const Directive *directive_lookup_in(UnitType type, DirectiveSection section, co
                 typed = true;
         }
 
-        id = directive_name_find(key);
+        id = directive_name_find_n(key, key_len);
         if (id < 0)
                 return NULL;
         n = &directive_names[id];

@@ -153,6 +153,8 @@ const Directive *directive_lookup(UnitType type, const char *section, const char
 /* The same with the section interned (directive_section_from_name()), for
  * callers that look up many keys of one section. */
 const Directive *directive_lookup_in(UnitType type, DirectiveSection section, const char *key);
+/* The same with key_len = strlen(key), which a parser has measured. */
+const Directive *directive_lookup_in_n(UnitType type, DirectiveSection section, const char *key, size_t key_len);
 
 /* The section's id, or _DIRECTIVE_SECTION_INVALID for a section no unit
  * type knows ("X-..." ones included). */
@@ -171,6 +173,8 @@ static inline bool directive_section_in_type(DirectiveSection section, UnitType 
  * directive-names.h), or -1 when no section of any unit type has a
  * directive of that name. */
 int directive_name_find(const char *name);
+/* The same with n = strlen(name). */
+int directive_name_find_n(const char *name, size_t n);
 
 /* Whether any section of any unit type has a directive of that name. */
 bool directive_name_known(const char *name);

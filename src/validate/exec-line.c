@@ -4,6 +4,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#if defined(__SSE2__) && !defined(EXEC_LINE_SCALAR)
+#include <emmintrin.h>
+#endif
 
 #include "basic/hex.h"
 #include "behaviour.h"
@@ -27,45 +30,45 @@ static inline const char *skip_blanks(const char *s) {
         return s;
 }
 
-static int append_utf8(StrBuf *b, uint32_t cp) {
-        char s[4];
-        size_t n;
-
+/* cp as UTF-8 at o; returns the bytes written. */
+static size_t put_utf8(char *o, uint32_t cp) {
         if (cp < 0x80) {
-                s[0] = (char) cp;
-                n = 1;
-        } else if (cp < 0x800) {
-                s[0] = (char) (0xc0 | (cp >> 6));
-                s[1] = (char) (0x80 | (cp & 0x3f));
-                n = 2;
-        } else if (cp < 0x10000) {
-                s[0] = (char) (0xe0 | (cp >> 12));
-                s[1] = (char) (0x80 | ((cp >> 6) & 0x3f));
-                s[2] = (char) (0x80 | (cp & 0x3f));
-                n = 3;
-        } else {
-                s[0] = (char) (0xf0 | (cp >> 18));
-                s[1] = (char) (0x80 | ((cp >> 12) & 0x3f));
-                s[2] = (char) (0x80 | ((cp >> 6) & 0x3f));
-                s[3] = (char) (0x80 | (cp & 0x3f));
-                n = 4;
+                o[0] = (char) cp;
+                return 1;
         }
-        return strbuf_append(b, s, n);
+        if (cp < 0x800) {
+                o[0] = (char) (0xc0 | (cp >> 6));
+                o[1] = (char) (0x80 | (cp & 0x3f));
+                return 2;
+        }
+        if (cp < 0x10000) {
+                o[0] = (char) (0xe0 | (cp >> 12));
+                o[1] = (char) (0x80 | ((cp >> 6) & 0x3f));
+                o[2] = (char) (0x80 | (cp & 0x3f));
+                return 3;
+        }
+        o[0] = (char) (0xf0 | (cp >> 18));
+        o[1] = (char) (0x80 | ((cp >> 12) & 0x3f));
+        o[2] = (char) (0x80 | ((cp >> 6) & 0x3f));
+        o[3] = (char) (0x80 | (cp & 0x3f));
+        return 4;
 }
 
 /* Decodes the escape whose letter is at p (the backslash already
- * consumed). Returns the number of input bytes used, or -EINVAL for an
- * unknown or NUL-producing escape. */
-static int decode_escape(const char *p, StrBuf *b) {
+ * consumed) to *o, advanced past what it writes. Returns the number of
+ * input bytes used, or -EINVAL for an unknown or NUL-producing escape
+ * (nothing written). Each escape writes fewer bytes than it uses with
+ * its backslash (\uXXXX: 6 for at most 3, \UXXXXXXXX: 10 for at most 4),
+ * which exec_extract_word_to()'s room relies on. */
+static int decode_escape(const char *p, char **o) {
         static const char simple_in[] = "abfnrtv\\\"'s";
         static const char simple_out[] = "\a\b\f\n\r\t\v\\\"' ";
         const char *q;
-        int r;
 
         q = *p ? strchr(simple_in, *p) : NULL;
         if (q) {
-                r = strbuf_append_char(b, simple_out[q - simple_in]);
-                return r < 0 ? r : 1;
+                *(*o)++ = simple_out[q - simple_in];
+                return 1;
         }
 
         switch (*p) {
@@ -74,8 +77,8 @@ static int decode_escape(const char *p, StrBuf *b) {
 
                 if (a < 0 || c < 0 || (a == 0 && c == 0))
                         return -EINVAL;
-                r = strbuf_append_char(b, (char) ((a << 4) | c));
-                return r < 0 ? r : 3;
+                *(*o)++ = (char) ((a << 4) | c);
+                return 3;
         }
         case 'u':
         case 'U': {
@@ -90,8 +93,8 @@ static int decode_escape(const char *p, StrBuf *b) {
                 }
                 if (cp == 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
                         return -EINVAL;
-                r = append_utf8(b, cp);
-                return r < 0 ? r : (int) n + 1;
+                *o += put_utf8(*o, cp);
+                return (int) n + 1;
         }
         default:
                 break;
@@ -108,8 +111,8 @@ static int decode_escape(const char *p, StrBuf *b) {
                 }
                 if (v == 0 || v > 255)
                         return -EINVAL;
-                r = strbuf_append_char(b, (char) v);
-                return r < 0 ? r : 3;
+                *(*o)++ = (char) v;
+                return 3;
         }
         return -EINVAL;
 }
@@ -125,42 +128,76 @@ static bool ends_plain_run(char c) {
         return table[(unsigned char) c];
 }
 
-int exec_extract_word_buf(const char **p, StrBuf *b, bool *ret_unknown_escape) {
-        const char *s = *p;
+#if defined(__SSE2__) && !defined(EXEC_LINE_SCALAR)
+/* The bytes of v that end a plain run outside quotes (ends_plain_run(),
+ * but for NUL: there is none before the text's end), as a bit mask. */
+static _always_inline_ unsigned plain_run_ends(__m128i v) {
+        __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
+                                              _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))),
+                                 _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')),
+                                              _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
+
+        m = _mm_or_si128(m, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')),
+                                                      _mm_cmpeq_epi8(v, _mm_set1_epi8('\''))),
+                                         _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))));
+        return (unsigned) _mm_movemask_epi8(m);
+}
+#endif
+
+/* A run of plain characters outside quotes from s on, copied to *o: both
+ * advanced past it. Sixteen bytes at a time while the text's end is that
+ * far: each block is stored whole, which the room allows (the word so
+ * far is no longer than the text so far, and the room is as long as the
+ * text). */
+static _always_inline_ const char *copy_plain_run(const char *s, const char *end, char **o) {
+        char *w = *o;
+
+#if defined(__SSE2__) && !defined(EXEC_LINE_SCALAR)
+        while (end - s >= 16) {
+                __m128i v = _mm_loadu_si128((const __m128i *) (const void *) s);
+                unsigned m = plain_run_ends(v);
+
+                _mm_storeu_si128((__m128i *) (void *) w, v);
+                if (m) {
+                        unsigned k = (unsigned) __builtin_ctz(m);
+
+                        *o = w + k;
+                        return s + k;
+                }
+                s += 16;
+                w += 16;
+        }
+#else
+        (void) end;
+#endif
+        while (!ends_plain_run(*s))
+                *w++ = *s++;
+        *o = w;
+        return s;
+}
+
+/* The rest of a word that is more than a run of plain characters: s is
+ * at its first quote or backslash, o past what the run wrote. */
+static int __attribute__((noinline)) extract_word_rest(const char **p, const char *s, const char *end, char *out,
+                                                       char *o, size_t *ret_len, bool *ret_unknown_escape) {
         char quote = 0;
         int r;
 
-        s = skip_blanks(s);
-        if (!*s) {
-                *p = s;
-                return 0;
-        }
-
-        r = strbuf_reserve(b, 0);
-        if (r < 0)
-                return r;
-
         for (;;) {
-                const char *run = s;
                 char c;
 
-                /* Plain characters go in as one run: most words are nothing else. */
+                /* Plain characters are copied as they are scanned: most
+                 * words are nothing else. */
                 if (quote)
                         while (*s && *s != quote && *s != '\\')
-                                s++;
+                                *o++ = *s++;
                 else
-                        while (!ends_plain_run(*s))
-                                s++;
-                if (s > run) {
-                        r = strbuf_append(b, run, (size_t) (s - run));
-                        if (r < 0)
-                                return r;
-                }
+                        s = copy_plain_run(s, end, &o);
 
                 c = *s;
                 if (c == '\0') {
                         if (quote)
-                                return -EINVAL;
+                                goto invalid;
                         break;
                 }
                 if (c == '\\') {
@@ -168,22 +205,17 @@ int exec_extract_word_buf(const char **p, StrBuf *b, bool *ret_unknown_escape) {
                         if (*s == '\0') {
                                 /* A trailing backslash survives outside quotes. */
                                 if (quote)
-                                        return -EINVAL;
-                                r = strbuf_append_char(b, '\\');
-                                if (r < 0)
-                                        return r;
+                                        goto invalid;
+                                *o++ = '\\';
                                 if (ret_unknown_escape)
                                         *ret_unknown_escape = true;
                                 break;
                         }
-                        r = decode_escape(s, b);
-                        if (r == -ENOMEM)
-                                return r;
+                        r = decode_escape(s, &o);
                         if (r < 0) {
-                                /* Unknown escape: keep it as written. */
-                                r = strbuf_append(b, s - 1, 2);
-                                if (r < 0)
-                                        return r;
+                                /* Unknown escape: kept as written. */
+                                *o++ = '\\';
+                                *o++ = *s;
                                 if (ret_unknown_escape)
                                         *ret_unknown_escape = true;
                                 s++;
@@ -207,8 +239,65 @@ int exec_extract_word_buf(const char **p, StrBuf *b, bool *ret_unknown_escape) {
                 break;
         }
 
+        *o = '\0';
         *p = s;
+        *ret_len = (size_t) (o - out);
         return 1;
+
+invalid:
+        *o = '\0';
+        *ret_len = (size_t) (o - out);
+        return -EINVAL;
+}
+
+int exec_extract_word_to(const char **p, const char *end, char *out, size_t *ret_len, bool *ret_unknown_escape) {
+        const char *s = skip_blanks(*p);
+        char *o = out;
+
+        if (!*s) {
+                *p = s;
+                *out = '\0';
+                *ret_len = 0;
+                return 0;
+        }
+        /* Most words are one run of plain characters, ended by a blank or
+         * the end: done here, with little to set up. */
+        s = copy_plain_run(s, end, &o);
+        if (*s != '\0' && !is_blank_char(*s))
+                return extract_word_rest(p, s, end, out, o, ret_len, ret_unknown_escape);
+        *o = '\0';
+        *p = skip_blanks(s);
+        *ret_len = (size_t) (o - out);
+        return 1;
+}
+
+int exec_extract_word_buf(const char **p, StrBuf *b, bool *ret_unknown_escape) {
+        size_t n;
+        int r;
+
+        /* Room for the rest of the text: the word cannot be longer. */
+        n = strlen(*p);
+        r = strbuf_reserve(b, n);
+        if (r < 0)
+                return r;
+        r = exec_extract_word_to(p, *p + strlen(*p), b->data + b->len, &n, ret_unknown_escape);
+        b->len += n;
+        return r;
+}
+
+int word_room_init(WordRoom *w, size_t text_len) {
+        if (text_len < sizeof w->small) {
+                w->data = w->small;
+                return 0;
+        }
+        w->data = malloc(text_len + 1);
+        return w->data ? 0 : -ENOMEM;
+}
+
+void word_room_done(WordRoom *w) {
+        if (w->data != w->small)
+                free(w->data);
+        w->data = NULL;
 }
 
 int exec_extract_word(const char **p, char **ret, bool *ret_unknown_escape) {
@@ -304,9 +393,49 @@ static const char *parse_prefixes(const char *f, unsigned version, ExecFlags *re
         return f;
 }
 
-static bool string_is_safe(const char *p) {
-        for (; *p; p++)
-                if ((unsigned char) *p < ' ' || *p == 0x7f || *p == '"' || *p == '\'' || *p == '\\')
+static bool byte_is_unsafe(char c) {
+        return (unsigned char) c < ' ' || c == 0x7f || c == '"' || c == '\'' || c == '\\';
+}
+
+static inline uint64_t load8(const char *p) {
+        uint64_t w;
+
+        memcpy(&w, p, 8);
+        return w;
+}
+
+static inline uint64_t load4(const char *p) {
+        uint32_t w;
+
+        memcpy(&w, p, 4);
+        return w;
+}
+
+/* Whether a byte of w is below ' ' or one of 0x7f '"' '\'' '\\': the
+ * borrow tests, exact for a whole word (a byte below n <= 128, a byte
+ * equal to c as a zero byte of w ^ c repeated). */
+static inline bool word_is_unsafe(uint64_t w) {
+        const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
+        uint64_t a = w ^ (ones * 0x7f), b = w ^ (ones * '"'), c = w ^ (ones * '\''), d = w ^ (ones * '\\');
+
+        return ((w - ones * ' ') & ~w & highs) ||
+               (((a - ones) & ~a) | ((b - ones) & ~b) | ((c - ones) & ~c) | ((d - ones) & ~d)) & highs;
+}
+
+/* None of p's n bytes (no NUL among them) is a control character, a
+ * quote or a backslash: eight bytes at a time, the last word overlapping
+ * the one before, no load past p + n. */
+static bool string_is_safe_n(const char *p, size_t n) {
+        if (n >= 8) {
+                for (size_t i = 0; i + 8 < n; i += 8)
+                        if (word_is_unsafe(load8(p + i)))
+                                return false;
+                return !word_is_unsafe(load8(p + n - 8));
+        }
+        if (n >= 4) /* the first and the last four bytes, as one word */
+                return !word_is_unsafe(load4(p) | load4(p + n - 4) << 32);
+        for (size_t i = 0; i < n; i++)
+                if (byte_is_unsafe(p[i]))
                         return false;
         return true;
 }
@@ -319,21 +448,18 @@ static const char *spec_error(int r) {
  * line or after an error recorded in l, <0 on OOM. keep: the command goes
  * into l->commands; without, it is only counted (n_commands), and words
  * without specifiers are judged as written, without copies. */
-static int parse_command(const char **p, unsigned version, const char *unit_name, ExecLine *l, StrBuf *word,
-                         bool keep) {
+static int parse_command(const char **p, const char *end, unsigned version, const char *unit_name, ExecLine *l,
+                         char *word, bool keep) {
         _cleanup_free_ char *path = NULL;
         ExecCommand c = {};
-        size_t allocated = 0, n_args = 0;
+        size_t allocated = 0, n_args = 0, word_len;
         bool semicolon = false, unknown = false;
         SpecifierInfo si;
         ExecFlags flags;
         const char *f;
         int r;
 
-        strbuf_reset(word);
-        r = exec_extract_word_buf(p, word, &unknown);
-        if (r == -ENOMEM)
-                return r;
+        r = exec_extract_word_to(p, end, word, &word_len, &unknown);
         if (r < 0) {
                 /* systemd returns before looking at prefixes: dropped, even without '-'. */
                 r = fail(l, EXEC_LINE_DROPPED, 0, "unbalanced quoting in the executable word");
@@ -343,7 +469,7 @@ static int parse_command(const char **p, unsigned version, const char *unit_name
                 return 0;
         l->unknown_escapes |= unknown;
 
-        f = parse_prefixes(word->data, version, &flags);
+        f = parse_prefixes(word, version, &flags);
 
         if (flags & EXEC_VIA_SHELL) {
                 /* The words become the shell's command line; no executable check. */
@@ -362,10 +488,17 @@ static int parse_command(const char **p, unsigned version, const char *unit_name
                 }
         } else {
                 /* The executable as written when there is nothing to expand. */
-                bool copy = keep || strchr(f, '%');
+                size_t f_len = word_len - (size_t) (f - word);
+                bool copy = keep || memchr(f, '%', f_len);
                 const char *exe;
+                size_t exe_len;
 
-                r = specifier_expand(f, SPECIFIER_PATH, unit_name, version, copy ? &path : NULL, &si);
+                if (!copy && f_len < SPECIFIER_PATH_TEXT_MAX) {
+                        /* What specifier_expand() says of it, without the call. */
+                        si = (SpecifierInfo) {};
+                        r = 0;
+                } else
+                        r = specifier_expand(f, SPECIFIER_PATH, unit_name, version, copy ? &path : NULL, &si);
                 if (r == -ENOMEM)
                         return r;
                 if (r < 0) {
@@ -380,7 +513,8 @@ static int parse_command(const char **p, unsigned version, const char *unit_name
                         r = fail(l, EXEC_LINE_FATAL, flags, "empty executable path");
                         return r < 0 ? r : 0;
                 }
-                if (!string_is_safe(exe)) {
+                exe_len = copy ? strlen(exe) : f_len;
+                if (!string_is_safe_n(exe, exe_len)) {
                         r = fail(l, EXEC_LINE_FATAL, flags, "executable name contains special characters");
                         return r < 0 ? r : 0;
                 }
@@ -395,8 +529,12 @@ static int parse_command(const char **p, unsigned version, const char *unit_name
                         r = fail(l, EXEC_LINE_FATAL, flags, "executable path '%s' is not absolute", exe);
                         return r < 0 ? r : 0;
                 }
-                if (endswith(exe, "/") ||
-                    (sd_behaves(SD_EXEC_PATH_DOT_DIRECTORY, version) && (endswith(exe, "/.") || endswith(exe, "/..")))) {
+                /* A directory: "/" at the end; "/." and "/.." too where they count
+                 * (exe_len >= 1: the empty one failed above). */
+                if (exe[exe_len - 1] == '/' ||
+                    (sd_behaves(SD_EXEC_PATH_DOT_DIRECTORY, version) &&
+                     ((exe_len >= 2 && memcmp(exe + exe_len - 2, "/.", 2) == 0) ||
+                      (exe_len >= 3 && memcmp(exe + exe_len - 3, "/..", 3) == 0)))) {
                         r = fail(l, EXEC_LINE_FATAL, flags, "executable path '%s' specifies a directory", exe);
                         return r < 0 ? r : 0;
                 }
@@ -432,10 +570,7 @@ static int parse_command(const char **p, unsigned version, const char *unit_name
                 }
 
                 unknown = false;
-                strbuf_reset(word);
-                r = exec_extract_word_buf(p, word, &unknown);
-                if (r == -ENOMEM)
-                        goto oom;
+                r = exec_extract_word_to(p, end, word, &word_len, &unknown);
                 if (r < 0) {
                         command_done(&c);
                         r = fail(l, EXEC_LINE_FATAL, flags, "unbalanced quoting in an argument");
@@ -445,12 +580,18 @@ static int parse_command(const char **p, unsigned version, const char *unit_name
                         break;
                 l->unknown_escapes |= unknown;
 
-                r = specifier_expand(word->data, SPECIFIER_FULL, unit_name, version, keep ? &expanded : NULL, &si);
+                if (!keep && word_len < SPECIFIER_TEXT_MAX && !memchr(word, '%', word_len)) {
+                        /* Nothing to expand, and short enough: what
+                         * specifier_expand() would say, without the call. */
+                        n_args++;
+                        continue;
+                }
+                r = specifier_expand(word, SPECIFIER_FULL, unit_name, version, keep ? &expanded : NULL, &si);
                 if (r == -ENOMEM)
                         goto oom;
                 if (r < 0) {
                         command_done(&c);
-                        r = fail(l, EXEC_LINE_FATAL, flags, "argument '%s': %s", word->data, spec_error(r));
+                        r = fail(l, EXEC_LINE_FATAL, flags, "argument '%s': %s", word, spec_error(r));
                         return r < 0 ? r : 0;
                 }
                 l->deferred |= si.deferred;
@@ -497,13 +638,20 @@ oom:
 }
 
 static int parse_line(const char *value, unsigned version, const char *unit_name, bool keep, ExecLine *ret) {
-        _cleanup_(strbuf_done) StrBuf word = {}; /* one buffer for all words of the line */
+        _cleanup_(word_room_done) WordRoom word; /* one room for all words of the line */
         ExecLine l = {};
         const char *p = value;
+        size_t n;
         int r;
 
+        n = strlen(value);
+        r = word_room_init(&word, n);
+        if (r < 0) {
+                *ret = l;
+                return r;
+        }
         do {
-                r = parse_command(&p, version, unit_name, &l, &word, keep);
+                r = parse_command(&p, value + n, version, unit_name, &l, word.data, keep);
                 if (r < 0) {
                         exec_line_done(&l);
                         return r;

@@ -72,3 +72,22 @@ int exec_extract_word(const char **p, char **ret, bool *ret_unknown_escape);
  * reuse from word to word): no allocation per word. On failure b may hold
  * part of the word. */
 int exec_extract_word_buf(const char **p, StrBuf *b, bool *ret_unknown_escape);
+/* The same, into out, which has room for end - *p + 1 bytes, end being
+ * the text's terminating NUL (*p + strlen(*p)): a word never decodes to
+ * more bytes than it is written with (an escape to fewer than its own, a
+ * quote to none), so it always fits, and callers that take the words of
+ * one text apart size the room once, for the whole text. The word is
+ * NUL-terminated, its length in *ret_len (also on -EINVAL, for what was
+ * decoded; 0 at the end). Never -ENOMEM. */
+int exec_extract_word_to(const char **p, const char *end, char *out, size_t *ret_len, bool *ret_unknown_escape);
+
+/* Room for any word of a text of text_len bytes (exec_extract_word_to()):
+ * on the stack for the usual short value, no allocation per line. Not to
+ * be copied (data may point into small). */
+typedef struct WordRoom {
+        char *data;
+        char small[512];
+} WordRoom;
+/* 0, or -ENOMEM for a long text whose room cannot be allocated. */
+int word_room_init(WordRoom *w, size_t text_len);
+void word_room_done(WordRoom *w);

@@ -27,16 +27,88 @@ typedef struct Check {
         bool deprecated; /* accepted, with a deprecation warning */
 } Check;
 
+/* vasprintf() for the formats of the judge's messages: text with "%s",
+ * "%u", "%c" and "%%" only, formatted as printf would (NULL as
+ * "(null)"), without the stdio machinery. The message is built in buf
+ * (size bytes); returns its length, or -1 for a format with anything
+ * else or a message that does not fit (then the caller takes vasprintf()
+ * with its own copy of the arguments). */
+int judge_format_simple(char *buf, size_t size, const char *fmt, va_list ap) {
+        char *o = buf, *e = buf + size;
+
+        for (const char *f = fmt; *f; f++) {
+                const char *t;
+                char num[16];
+                size_t n;
+
+                if (*f != '%') {
+                        if (o == e)
+                                return -1;
+                        *o++ = *f;
+                        continue;
+                }
+                switch (*++f) {
+                case 's':
+                        t = va_arg(ap, const char *);
+                        if (!t)
+                                t = "(null)";
+                        n = strlen(t);
+                        break;
+                case 'u': {
+                        unsigned v = va_arg(ap, unsigned);
+                        char *q = num + sizeof num;
+
+                        do
+                                *--q = (char) ('0' + v % 10);
+                        while (v /= 10);
+                        t = q;
+                        n = (size_t) (num + sizeof num - q);
+                        break;
+                }
+                case 'c':
+                        num[0] = (char) va_arg(ap, int);
+                        t = num;
+                        n = 1;
+                        break;
+                case '%':
+                        t = "%";
+                        n = 1;
+                        break;
+                default:
+                        return -1;
+                }
+                if ((size_t) (e - o) < n)
+                        return -1;
+                memcpy(o, t, n);
+                o += n;
+        }
+        if (o == e)
+                return -1;
+        *o = '\0';
+        return (int) (o - buf);
+}
+
 _printf_(2, 3) static int set_message(Judgement *j, const char *fmt, ...) {
+        char buf[512];
         va_list ap;
         char *m = NULL;
         int r;
 
         va_start(ap, fmt);
-        r = vasprintf(&m, fmt, ap);
+        r = judge_format_simple(buf, sizeof buf, fmt, ap);
         va_end(ap);
-        if (r < 0)
-                return -ENOMEM;
+        if (r >= 0) {
+                m = malloc((size_t) r + 1);
+                if (!m)
+                        return -ENOMEM;
+                memcpy(m, buf, (size_t) r + 1);
+        } else {
+                va_start(ap, fmt);
+                r = vasprintf(&m, fmt, ap);
+                va_end(ap);
+                if (r < 0)
+                        return -ENOMEM;
+        }
         free(j->message);
         j->message = m;
         return 0;
@@ -115,16 +187,15 @@ static int check_user(const JudgeContext *ctx, const char *value, Judgement *j, 
         return 0;
 }
 
-/* The next word of a list value, into word (reused from word to word):
- * 1 with a word, 0 at the end, -EBADMSG for a syntax error (recorded in j
- * and c), -ENOMEM. */
-static int next_word(const char **p, const char *value, StrBuf *word, Judgement *j, Check *c) {
+/* The next word of a list value, into word (a WordRoom's, reused from
+ * word to word): 1 with a word, 0 at the end, -EBADMSG for a syntax error
+ * (recorded in j and c), -ENOMEM. */
+static int next_word(const char **p, const char *value, const char *end, char *word, Judgement *j, Check *c) {
+        size_t n;
         int r;
 
-        strbuf_reset(word);
-        r = exec_extract_word_buf(p, word, NULL);
-
-        if (r >= 0 || r == -ENOMEM)
+        r = exec_extract_word_to(p, end, word, &n, NULL);
+        if (r >= 0)
                 return r;
         c->invalid = true;
         r = set_message(j, "invalid syntax in '%s'", value);
@@ -132,15 +203,20 @@ static int next_word(const char **p, const char *value, StrBuf *word, Judgement 
 }
 
 static int check_group_list(const JudgeContext *ctx, const char *value, Judgement *j, Check *c) {
-        _cleanup_(strbuf_done) StrBuf word = {};
+        _cleanup_(word_room_done) WordRoom word;
         const char *p = value;
         bool any_good = false;
+        size_t n;
         int r;
 
+        n = strlen(value);
+        r = word_room_init(&word, n);
+        if (r < 0)
+                return r;
         for (;;) {
                 Check wc = {};
 
-                r = next_word(&p, value, &word, j, c);
+                r = next_word(&p, value, value + n, word.data, j, c);
                 if (r == 0)
                         break;
                 if (r < 0)
@@ -258,15 +334,20 @@ static int check_unit_name(const JudgeContext *ctx, const Directive *d, const ch
 
 static int check_unit_name_list(const JudgeContext *ctx, const Directive *d, const char *value, Judgement *j,
                                 Check *c) {
-        _cleanup_(strbuf_done) StrBuf word = {};
+        _cleanup_(word_room_done) WordRoom word;
         const char *p = value;
         bool any_good = false;
+        size_t n;
         int r;
 
+        n = strlen(value);
+        r = word_room_init(&word, n);
+        if (r < 0)
+                return r;
         for (;;) {
                 Check wc = {};
 
-                r = next_word(&p, value, &word, j, c);
+                r = next_word(&p, value, value + n, word.data, j, c);
                 if (r == 0)
                         break;
                 if (r < 0)
@@ -475,6 +556,11 @@ int judge_assignment(const JudgeContext *ctx, const char *section, const char *k
 
 int judge_assignment_in(const JudgeContext *ctx, DirectiveSection section_id, const char *section, const char *key,
                         const char *value, Judgement *ret) {
+        return judge_assignment_in_n(ctx, section_id, section, key, strlen(key), value, ret);
+}
+
+int judge_assignment_in_n(const JudgeContext *ctx, DirectiveSection section_id, const char *section, const char *key,
+                          size_t key_len, const char *value, Judgement *ret) {
         JudgeContext c2 = *ctx;
         Judgement j = {};
         Check c = {};
@@ -499,7 +585,7 @@ int judge_assignment_in(const JudgeContext *ctx, DirectiveSection section_id, co
                 goto finish;
         }
 
-        d = directive_lookup_in(c2.type, section_id, key);
+        d = directive_lookup_in_n(c2.type, section_id, key, key_len);
         if (!d || !directive_exists_in(d, c2.version)) {
                 j.verdict = VERDICT_IGNORED;
                 r = set_message(&j, "unknown key '%s' in section [%s]", key, section);

@@ -10,6 +10,7 @@
 #define SYSTEMD_VERSION_OLDEST_MODELLED 233
 #define SYSTEMD_VERSION_NEWEST_MODELLED 257
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -73,7 +74,16 @@ int judge_assignment(const JudgeContext *ctx, const char *section, const char *k
  * of section), for callers that judge many lines of one section. */
 int judge_assignment_in(const JudgeContext *ctx, DirectiveSection section_id, const char *section, const char *key,
                         const char *value, Judgement *ret);
+/* The same with key_len = strlen(key), which the parser has measured. */
+int judge_assignment_in_n(const JudgeContext *ctx, DirectiveSection section_id, const char *section, const char *key,
+                          size_t key_len, const char *value, Judgement *ret);
 void judgement_done(Judgement *j);
+
+/* The judge's own vsnprintf() for its messages' formats (text, "%s",
+ * "%u", "%c", "%%"): the message into buf, its length; -1 for any other
+ * format or a message of size bytes or more. Exposed for tests, which
+ * hold it to vsnprintf(). */
+int judge_format_simple(char *buf, size_t size, const char *fmt, va_list ap);
 
 /* The judgements made for the entries of one unit file, passed on to
  * later passes over the file (unit-checks.h): one per entry, and the

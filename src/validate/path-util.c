@@ -6,11 +6,10 @@
 #include "basic/utf8.h"
 #include "path-util.h"
 
-bool path_is_valid(const char *p) {
+/* The rule walked byte by byte: any length. */
+static bool path_is_valid_walk(const char *p) {
         size_t component = 0, total = 0;
 
-        if (!p || !p[0])
-                return false;
         for (; *p; p++) {
                 total++;
                 if (total >= VALIDATE_PATH_MAX)
@@ -21,6 +20,17 @@ bool path_is_valid(const char *p) {
                         return false;
         }
         return true;
+}
+
+bool path_is_valid(const char *p) {
+        if (!p || !p[0])
+                return false;
+        /* No component of a path this short can be longer than NAME_MAX,
+         * nor the whole as long as PATH_MAX: nothing to walk. Most paths
+         * are. */
+        if (strnlen(p, VALIDATE_NAME_MAX + 1) <= VALIDATE_NAME_MAX)
+                return true;
+        return path_is_valid_walk(p);
 }
 
 bool path_has_dotdot(const char *p) {
@@ -96,7 +106,7 @@ void path_simplify(char *p) {
         *w = '\0';
 }
 
-PathCheck path_check_absolute(const char *p) {
+PathCheck path_check_absolute_full(const char *p) {
         _cleanup_free_ char *copy = NULL;
 
         if (!utf8_is_valid(p, strlen(p)))
@@ -113,6 +123,38 @@ PathCheck path_check_absolute(const char *p) {
         if (!path_is_normalized(copy))
                 return PATH_CHECK_NOT_NORMALIZED;
         return PATH_CHECK_OK;
+}
+
+/* Whether p is an absolute ASCII path of at most NAME_MAX bytes with no
+ * "//" and no "." or ".." component: then path_check_absolute_full()
+ * finds it valid UTF-8, and path_simplify() at most drops a trailing
+ * slash, which leaves it valid and normalized. One pass, no copy. Any
+ * other path (false) takes the full way. */
+static bool path_plainly_ok(const char *p) {
+        const char *s = p;
+
+        if (*s != '/')
+                return false;
+        for (;;) {
+                /* s is at a '/': what follows starts a component. */
+                s++;
+                if (*s == '/')
+                        return false;
+                if (*s == '.' && (s[1] == '/' || s[1] == '\0' || (s[1] == '.' && (s[2] == '/' || s[2] == '\0'))))
+                        return false;
+                for (; *s != '/'; s++) {
+                        if (*s == '\0')
+                                return s - p <= VALIDATE_NAME_MAX;
+                        if ((unsigned char) *s >= 0x80)
+                                return false;
+                }
+        }
+}
+
+PathCheck path_check_absolute(const char *p) {
+        if (path_plainly_ok(p))
+                return PATH_CHECK_OK;
+        return path_check_absolute_full(p);
 }
 
 const char *path_check_to_string(PathCheck c) {

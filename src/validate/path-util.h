@@ -33,6 +33,9 @@ typedef enum PathCheck {
  * about a directive's path (after specifier expansion): redundant slashes
  * and "." components are forgiven, ".." is not. */
 PathCheck path_check_absolute(const char *p);
+/* The same, always the long way (utf8, a simplified copy, its checks):
+ * for tests, which pin path_check_absolute()'s one-pass shortcut to it. */
+PathCheck path_check_absolute_full(const char *p);
 const char *path_check_to_string(PathCheck c); /* "path is not absolute", ... */
 
 /* Remove duplicate slashes, "." components and a trailing slash, in place

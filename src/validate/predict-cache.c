@@ -405,8 +405,29 @@ static void slot_drop(PredictCache *c, CacheSet *set, unsigned w) {
         set->record[w] = 0;
 }
 
+/* The slots of set whose tag has bit (a power of two) set, as a bit mask
+ * (an empty slot's tag is 0: never among them). */
+static inline unsigned set_with_bit(const CacheSet *set, uint32_t bit) {
+#if defined(__SSE2__) && !defined(PREDICT_CACHE_SCALAR)
+        __m128i b = _mm_set1_epi32((int) bit), z = _mm_setzero_si128();
+        __m128i lo = _mm_cmpeq_epi32(_mm_and_si128(_mm_load_si128((const __m128i *) (const void *) set->tag), b), z);
+        __m128i hi = _mm_cmpeq_epi32(
+                _mm_and_si128(_mm_load_si128((const __m128i *) (const void *) (set->tag + 4)), b), z);
+
+        /* The lanes without the bit, packed to a byte each, inverted. */
+        return ~(unsigned) _mm_movemask_epi8(_mm_packs_epi16(_mm_packs_epi32(lo, hi), _mm_setzero_si128())) & 0xffu;
+#else
+        unsigned m = 0;
+
+        for (unsigned w = 0; w < CACHE_WAYS; w++)
+                m |= (unsigned) ((set->tag[w] & bit) != 0) << w;
+        return m;
+#endif
+}
+
 /* Twice the sets in use: the entries of set i whose next tag bit is set
- * move to set i + n_sets, which is empty. */
+ * move to set i + n_sets, which is empty. The slots that move are found
+ * at once (most sets of a growing table hold few answers). */
 static void table_grow(PredictCache *c) {
         size_t n = c->n_sets;
 
@@ -414,13 +435,15 @@ static void table_grow(PredictCache *c) {
                 CacheSet *from = &c->sets[i], *to = &c->sets[i + n];
                 unsigned k = 0;
 
-                for (unsigned w = 0; w < CACHE_WAYS; w++)
-                        if (from->tag[w] && (from->tag[w] >> 1 & n)) {
-                                to->tag[k] = from->tag[w];
-                                to->record[k++] = from->record[w];
-                                from->tag[w] = 0;
-                                from->record[w] = 0;
-                        }
+                /* Tag bit 0 is always set: bit n of tag >> 1 is bit n << 1. */
+                for (unsigned m = set_with_bit(from, (uint32_t) n << 1); m != 0; m &= m - 1) {
+                        unsigned w = (unsigned) __builtin_ctz(m);
+
+                        to->tag[k] = from->tag[w];
+                        to->record[k++] = from->record[w];
+                        from->tag[w] = 0;
+                        from->record[w] = 0;
+                }
         }
         c->n_sets = 2 * n;
         c->set_mask = c->n_sets - 1;
@@ -504,8 +527,9 @@ static int slot_for(PredictCache *c, uint32_t tag, CacheSet **ret_set, unsigned 
 }
 
 /* Stores j (flags FLAG_NAMED: nothing of it) for k in scope s, and returns
- * the record's offset. On OOM the answer is not kept (NO_RECORD): the memo
- * only forgets. */
+ * the record's offset. flags has FLAG_LISTED when listed(j), which the
+ * caller has from judge_listed(). On OOM the answer is not kept
+ * (NO_RECORD): the memo only forgets. */
 static uint32_t store(PredictCache *c, const PredictScope *s, const LineKey *k, const Judgement *j, uint32_t flags) {
         size_t message_size = j && j->message ? strlen(j->message) + 1 : 0;
         size_t size = record_size(s->section_len + k->text_len + k->unit_len, message_size);
@@ -520,7 +544,7 @@ static uint32_t store(PredictCache *c, const PredictScope *s, const LineKey *k, 
         rec = record_at(c, (uint32_t) c->arena_used);
         *rec = (CacheRecord) {
                 .meta = k->meta,
-                .flags = flags | (message_size > 0 ? FLAG_MESSAGE : 0) | (j && listed(j) ? FLAG_LISTED : 0),
+                .flags = flags | (message_size > 0 ? FLAG_MESSAGE : 0),
                 /* A place too old to be in the history: none yet (the
                  * line's follow() gives it one next, and its age). A
                  * marker of FLAG_NAMED is never in the history: it is as
@@ -588,14 +612,24 @@ static inline int answer(const CacheRecord *rec, Judgement *ret) {
 }
 
 /* judge_assignment_in(), with what answer() returns. */
-static int judge_listed(const PredictScope *s, const char *key, const char *value, Judgement *ret) {
-        int r = judge_assignment_in(s->ctx, s->section_id, s->section, key, value, ret);
+static int judge_listed(const PredictScope *s, const char *key, size_t key_len, const char *value, Judgement *ret) {
+        int r = judge_assignment_in_n(s->ctx, s->section_id, s->section, key, key_len, value, ret);
 
         return r < 0 ? r : listed(ret);
 }
 
 static int judge(const PredictScope *s, const LineKey *k, Judgement *ret) {
-        return judge_listed(s, k->key, k->value, ret);
+        return judge_listed(s, k->key, (size_t) (k->meta >> META_KEY_LEN_SHIFT & META_KEY_LEN_MAX), k->value, ret);
+}
+
+/* Whether w holds a '%' or a '\\' byte (a zero byte of w ^ that byte
+ * repeated, which the borrow test finds exactly: it may mistake a byte
+ * after a zero one for zero, never a word without one). */
+static inline bool word_has_named(uint64_t w) {
+        const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
+        uint64_t a = w ^ (ones * '%'), b = w ^ (ones * '\\');
+
+        return (((a - ones) & ~a) | ((b - ones) & ~b)) & highs;
 }
 
 /* Whether the value's answer depends on the unit name: it has a specifier,
@@ -603,8 +637,38 @@ static int judge(const PredictScope *s, const LineKey *k, Judgement *ret) {
  * or a dependency list). */
 static bool value_is_named(const LineKey *k) {
         size_t n = (size_t) (k->meta >> META_VALUE_LEN_SHIFT & META_VALUE_LEN_MAX);
+        const char *v = k->value;
 
-        return memchr(k->value, '%', n) || memchr(k->value, '\\', n);
+        /* Both bytes in one pass, with the loads of hash_text(): none past
+         * the value, the last block overlapping the one before. Two
+         * memchr() calls cost more on values of common length. */
+        if (n >= 16) {
+#if defined(__SSE2__) && !defined(PREDICT_CACHE_SCALAR)
+                for (size_t i = 0;; i += 16) {
+                        const char *b = i + 16 <= n ? v + i : v + n - 16;
+                        __m128i x = _mm_loadu_si128((const __m128i *) (const void *) b);
+
+                        if (_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('%')),
+                                                           _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')))))
+                                return true;
+                        if (i + 16 >= n)
+                                return false;
+                }
+#else
+                for (size_t i = 0; i + 8 < n; i += 8)
+                        if (word_has_named(load8(v + i)))
+                                return true;
+                return word_has_named(load8(v + n - 8));
+#endif
+        }
+        if (n >= 8)
+                return word_has_named(load8(v)) || word_has_named(load8(v + n - 8));
+        if (n >= 4) /* the first and the last four bytes, as one word */
+                return word_has_named(load4(v) | load4(v + n - 4) << 32);
+        for (size_t i = 0; i < n; i++)
+                if (v[i] == '%' || v[i] == '\\')
+                        return true;
+        return false;
 }
 
 /* The key of k with the unit name: NULL if it is too long to be memoized. */
@@ -695,7 +759,7 @@ static int __attribute__((noinline)) named_judge(PredictCache *c, const PredictS
                 c->synced = false;
                 return r;
         }
-        follow(c, store(c, s, &n, ret, 0));
+        follow(c, store(c, s, &n, ret, r > 0 ? FLAG_LISTED : 0));
         return r;
 }
 
@@ -714,11 +778,11 @@ static int __attribute__((noinline)) miss(PredictCache *c, const PredictScope *s
                 return r;
         }
         if (!value_is_named(k)) {
-                follow(c, store(c, s, k, ret, 0));
+                follow(c, store(c, s, k, ret, r > 0 ? FLAG_LISTED : 0));
                 return r;
         }
         store(c, s, k, NULL, FLAG_NAMED);
-        follow(c, named_key(s, k, &n) ? store(c, s, &n, ret, 0) : NO_RECORD);
+        follow(c, named_key(s, k, &n) ? store(c, s, &n, ret, r > 0 ? FLAG_LISTED : 0) : NO_RECORD);
         return r;
 }
 
@@ -815,7 +879,7 @@ static _always_inline_ int judge_line(PredictCache *c, const PredictScope *s, co
         /* line_end bounds both lengths (and is 0 for a scope out of range). */
         if (key_len > META_KEY_LEN_MAX || key_len + value_len >= s->line_end) {
                 c->synced = false;
-                return judge_listed(s, key, value, ret);
+                return judge_listed(s, key, key_len, value, ret);
         }
 
         text_len = key_len + 1 + value_len;
@@ -859,7 +923,7 @@ static _always_inline_ int judge_line(PredictCache *c, const PredictScope *s, co
 
 int predict_cache_judge(PredictCache *c, const PredictScope *s, const char *key, size_t key_len, const char *value,
                         size_t value_len, Judgement *ret) {
-        int r = c ? judge_line(c, s, key, key_len, value, value_len, ret) : judge_listed(s, key, value ?: "", ret);
+        int r = c ? judge_line(c, s, key, key_len, value, value_len, ret) : judge_listed(s, key, key_len, value ?: "", ret);
 
         return r < 0 ? r : 0;
 }
@@ -898,7 +962,7 @@ int predict_cache_judge_file(PredictCache *c, const JudgeContext *ctx, const Uni
                         continue;
                 }
                 r = c ? judge_line(c, &s, e->key, e->key_len, e->value, e->value_len, &ret[i])
-                      : judge_listed(&s, e->key, e->value ?: "", &ret[i]);
+                      : judge_listed(&s, e->key, e->key_len, e->value ?: "", &ret[i]);
                 if (r < 0)
                         return file_failed(ret, i, f->n_entries, r);
                 if (r > 0)

@@ -8,8 +8,8 @@
 #include "specifier.h"
 #include "unit-name.h"
 
-#define FULL_MAX (1024u * 1024u) /* LONG_LINE_MAX */
-#define PATH_LIMIT 4096u         /* PATH_MAX, counting the NUL */
+#define FULL_MAX SPECIFIER_TEXT_MAX
+#define PATH_LIMIT SPECIFIER_PATH_TEXT_MAX
 
 typedef enum SpecClass {
         SPEC_NAME,     /* computed from the unit name */

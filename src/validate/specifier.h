@@ -15,6 +15,13 @@ typedef enum SpecifierContext {
         _SPECIFIER_CONTEXT_MAX,
 } SpecifierContext;
 
+/* The longest expansion of a SPECIFIER_FULL text, LONG_LINE_MAX
+ * (-ENAMETOOLONG at or past it): a text without '%' shorter than this is
+ * expanded to itself, with nothing to report. */
+#define SPECIFIER_TEXT_MAX (1024u * 1024u)
+/* The same for SPECIFIER_PATH: PATH_MAX, counting the NUL. */
+#define SPECIFIER_PATH_TEXT_MAX 4096u
+
 typedef struct SpecifierInfo {
         /* Instance-dependent specifiers (%i %I %n %N %f %d) met in a template,
          * or name-dependent ones with no unit name: left unexpanded, the

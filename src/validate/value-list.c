@@ -279,7 +279,11 @@ static bool url_ok(const char *w, const char *args, unsigned version) {
 
         (void) args;
         for (size_t i = 0; i < ELEMENTSOF(schemes); i++) {
-                const char *r = startswith(w, schemes[i]);
+                const char *r;
+
+                if (w[0] != schemes[i][0]) /* most schemes, without a call */
+                        continue;
+                r = startswith(w, schemes[i]);
                 if (r)
                         return *r != 0 || streq(schemes[i], "file:/");
         }

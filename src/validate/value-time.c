@@ -97,8 +97,13 @@ int value_parse_time(const char *s, uint64_t default_unit, bool nsec, uint64_t *
                 mult = nsec ? default_unit : default_unit * NSEC_PER_USEC;
                 bool unit = blanks > 0;
                 for (size_t i = 0; i < ELEMENTSOF(time_units); i++) {
-                        const char *e = startswith(p, time_units[i].suffix);
+                        const char *e;
 
+                        /* Most suffixes differ from the text in the first
+                         * byte: told without a call. */
+                        if (time_units[i].suffix[0] != *p)
+                                continue;
+                        e = startswith(p, time_units[i].suffix);
                         if (!e)
                                 continue;
                         if (!nsec && time_units[i].nsec < NSEC_PER_USEC)

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <stdarg.h>
 #include <string.h>
 
 #include "basic/macro.h"
@@ -267,4 +268,73 @@ TEST(enum_words_by_version) {
         run(cases, ELEMENTSOF(cases));
 }
 
-TESTS_MAIN(T(enum_words_by_version), T(issue_rows), T(reference_fatal_checks), T(more), T(strings))
+/* judge_format_simple() with its arguments, against vsnprintf(). */
+static int fmt_simple(char *buf, size_t size, const char *fmt, ...) {
+        va_list ap;
+        int r;
+
+        va_start(ap, fmt);
+        r = judge_format_simple(buf, size, fmt, ap);
+        va_end(ap);
+        return r;
+}
+
+#define FORMAT_AGREES(size, fmt, ...)                                                                  \
+        do {                                                                                           \
+                char _a[size], _b[4096];                                                               \
+                int _ra = fmt_simple(_a, sizeof _a, fmt, __VA_ARGS__);                                 \
+                int _rb = snprintf(_b, sizeof _b, fmt, __VA_ARGS__);                                   \
+                if (_ra >= 0 ? (_ra != _rb || memcmp(_a, _b, (size_t) _rb + 1) != 0)                   \
+                             : _rb >= 0 && (size_t) _rb < sizeof _a) {                                 \
+                        fprintf(stderr, "%s:%d: format '%s': %d '%s', snprintf %d '%s'\n", __FILE__, __LINE__, \
+                                fmt, _ra, _ra >= 0 ? _a : "", _rb, _b);                                \
+                        tests_failed++;                                                                \
+                }                                                                                      \
+        } while (0)
+
+/* The judge's messages skip printf for their simple formats: the same
+ * text, or a refusal (-1) where only a message too long for the buffer or
+ * a conversion it does not do would be. */
+TEST(message_format) {
+        static char longer[700];
+        const char *null = NULL;
+
+        memset(longer, 'x', sizeof longer - 1);
+        FORMAT_AGREES(512, "%s=%s is deprecated; systemd %u warns about it", "Key", "value", 252u);
+        FORMAT_AGREES(512, "%s= is deprecated; systemd %u warns about it", "K", 0u);
+        FORMAT_AGREES(512, "'%s': %s '%%%c'", "%q", "unknown specifier", 'q');
+        FORMAT_AGREES(512, "'%s' depends on the instance name", "%i");
+        FORMAT_AGREES(512, "unknown key '%s' in section [%s]", "", "Unit");
+        FORMAT_AGREES(512, "%u %u %u", 4294967295u, 10u, 9u);
+        FORMAT_AGREES(512, "%s", "");
+        FORMAT_AGREES(512, "%s%s", "100%", "%s");
+        FORMAT_AGREES(512, "a%cb", 'z');
+        FORMAT_AGREES(512, "%s|%c|", "\xff\xfe", '\xe9');
+        FORMAT_AGREES(512, "%%%%%s", "x");
+        {
+                /* NULL as glibc prints it. */
+                char b[64];
+
+                CHECK_INT_EQ(fmt_simple(b, sizeof b, "'%s' is not a boolean", null), 25);
+                CHECK_STR_EQ(b, "'(null)' is not a boolean");
+        }
+        /* At and about the buffer's size. */
+        FORMAT_AGREES(16, "%s", "0123456789abcde");
+        FORMAT_AGREES(16, "%s", "0123456789abcdef");
+        FORMAT_AGREES(16, "%s!", "0123456789abcde");
+        FORMAT_AGREES(16, "0123456789abcde%u", 7u);
+        FORMAT_AGREES(16, "0123456789abcd%u", 7u);
+        FORMAT_AGREES(16, "0123456789abcd%u", 77u);
+        FORMAT_AGREES(16, "0123456789abcde%%%s", "");
+        FORMAT_AGREES(16, "0123456789abcd%%%s", "");
+        FORMAT_AGREES(16, "0123456789abcd%c", 'x');
+        FORMAT_AGREES(512, "'%s' expands to nothing", longer);
+        /* Conversions it leaves to vasprintf(). */
+        CHECK_INT_EQ(fmt_simple(longer, 64, "%d", 1), -1);
+        CHECK_INT_EQ(fmt_simple(longer, 64, "%zu", (size_t) 1), -1);
+        CHECK_INT_EQ(fmt_simple(longer, 64, "%5s", "a"), -1);
+        CHECK_INT_EQ(fmt_simple(longer, 64, "trailing %", 0), -1);
+}
+
+TESTS_MAIN(T(enum_words_by_version), T(issue_rows), T(reference_fatal_checks), T(more), T(strings),
+           T(message_format))

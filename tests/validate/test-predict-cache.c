@@ -203,6 +203,24 @@ TEST(grows_on_demand) {
                         CHECK_INT_EQ(predict_cache_capacity(c), capacity ? 2 * capacity : 1024);
                         CHECK(before <= capacity / 2);
                         grown++;
+                        /* Every answer moved to its new set is found there
+                         * (none has been dropped yet: all are hits). In
+                         * reverse order: the history, which hints at the
+                         * lines in the order they came, does not answer. */
+                        if (predict_cache_size(c) == i + 1) {
+                                size_t h0, h1, m0, m1;
+
+                                predict_cache_stats(c, &h0, &m0);
+                                for (unsigned k = i + 1; k-- > 0;) {
+                                        snprintf(value, sizeof value, "%ums", k);
+                                        if (!judge_both(c, "foo.service", 252, true, &l))
+                                                tests_failed++;
+                                }
+                                predict_cache_stats(c, &h1, &m1);
+                                CHECK_INT_EQ(h1 - h0, i + 1);
+                                CHECK_INT_EQ(m1, m0);
+                                snprintf(value, sizeof value, "%ums", i);
+                        }
                 }
                 /* Until the table is at its largest, every answer is kept
                  * beside every old one. */
@@ -591,5 +609,61 @@ TEST(no_memo) {
         CHECK(judge_both(NULL, "foo@bar.service", 252, true, &l));
 }
 
-TESTS_MAIN(T(same_answers), T(history_follows_files), T(keyed_on_name_only_when_needed), T(name_counts_per_instance), T(grows_on_demand),
+/* A '%' or a '\\' anywhere in a value of any length keys its answer on the
+ * unit name: the memo scans values in blocks of sixteen, eight and four
+ * bytes and the bytes left, and must find the byte at every place of
+ * each. Each value is judged for a template first, then for an instance,
+ * whose answer differs (deferred, or not). */
+TEST(named_found_anywhere) {
+        static const char *const names[] = { "foo@.service", "foo@bar.service", "foo@.service" };
+        char value[128];
+
+        for (size_t len = 2; len < 70; len++)
+                for (size_t at = 0; at + 2 <= len; at++) {
+                        _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
+                        Line d = { "Unit", "Description", value };
+
+                        CHECK(c);
+                        if (!c)
+                                return;
+                        memset(value, 'a', len);
+                        value[len] = '\0';
+                        value[at] = '%';
+                        value[at + 1] = 'i';
+                        for (size_t i = 0; i < ELEMENTSOF(names); i++)
+                                if (!judge_both(c, names[i], 252, true, &d))
+                                        tests_failed++;
+                }
+        /* '\\' (unquoted in an Exec line to a specifier). */
+        for (size_t len = 0; len < 60; len++) {
+                _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
+                Line e = { "Service", "ExecStart", value };
+
+                CHECK(c);
+                if (!c)
+                        return;
+                memcpy(value, "/b ", 3);
+                memset(value + 3, 'a', len);
+                memcpy(value + 3 + len, "\\x25i", 6);
+                for (size_t i = 0; i < ELEMENTSOF(names); i++)
+                        if (!judge_both(c, names[i], 252, true, &e))
+                                tests_failed++;
+        }
+        for (size_t len = 0; len < 60; len++) {
+                _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
+                Line e = { "Service", "ExecStart", value };
+
+                CHECK(c);
+                if (!c)
+                        return;
+                memcpy(value, "/b \\x25i", 8);
+                memset(value + 8, 'a', len);
+                value[8 + len] = '\0';
+                for (size_t i = 0; i < ELEMENTSOF(names); i++)
+                        if (!judge_both(c, names[i], 252, true, &e))
+                                tests_failed++;
+        }
+}
+
+TESTS_MAIN(T(named_found_anywhere), T(same_answers), T(history_follows_files), T(keyed_on_name_only_when_needed), T(name_counts_per_instance), T(grows_on_demand),
            T(bounded), T(texts_compared_whole), T(hint_answers_only_its_own_key), T(judge_file_as_lines), T(no_memo))

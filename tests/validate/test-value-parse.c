@@ -91,6 +91,45 @@ TEST(time_values) {
                         tests_failed++;
                 }
         }
+        /* Every unit, after a number and alone, glued to the next term,
+         * and cut short: the suffixes are told apart by their first byte
+         * before they are compared. */
+        {
+                static const struct {
+                        const char *suffix;
+                        uint64_t usec;
+                } u[] = {
+                        { "seconds", 1000000 }, { "second", 1000000 }, { "sec", 1000000 }, { "s", 1000000 },
+                        { "minutes", 60000000 }, { "minute", 60000000 }, { "min", 60000000 }, { "m", 60000000 },
+                        { "months", 2629800000000 }, { "month", 2629800000000 }, { "M", 2629800000000 },
+                        { "hours", 3600000000 }, { "hour", 3600000000 }, { "hr", 3600000000 }, { "h", 3600000000 },
+                        { "weeks", 604800000000 }, { "week", 604800000000 }, { "w", 604800000000 },
+                        { "years", 31557600000000 }, { "year", 31557600000000 }, { "y", 31557600000000 },
+                        { "days", 86400000000 }, { "day", 86400000000 }, { "d", 86400000000 },
+                        { "msec", 1000 }, { "ms", 1000 }, { "usec", 1 }, { "us", 1 }, { "\xc2\xb5s", 1 },
+                        { "\xce\xbcs", 1 },
+                };
+                static const char *const bad[] = { "x", "S", "secs", "mins2x", "n", "nsec", "ns", "\xc2", "\xce\xbc",
+                                                  "H", "D", "W", "Y", "e", "u", "\xc2\xb5" };
+
+                for (size_t i = 0; i < ELEMENTSOF(u); i++) {
+                        char text[64];
+                        uint64_t v = 0;
+
+                        snprintf(text, sizeof text, "3%s", u[i].suffix);
+                        CHECK_INT_EQ(value_parse_time(text, 1000000, false, &v), 0);
+                        CHECK_INT_EQ(v, 3 * u[i].usec);
+                        snprintf(text, sizeof text, "2 %s1", u[i].suffix);
+                        CHECK_INT_EQ(value_parse_time(text, 1000000, false, &v), 0);
+                        CHECK_INT_EQ(v, 2 * u[i].usec + 1000000);
+                }
+                for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
+                        char text[64];
+
+                        snprintf(text, sizeof text, "3%s", bad[i]);
+                        CHECK_INT_EQ(value_parse_time(text, 1000000, false, NULL), -EINVAL);
+                }
+        }
         /* Nanoseconds only where the directive takes them. */
         uint64_t ns = 0;
         CHECK_INT_EQ(value_parse_time("1ns", 1000000000, true, &ns), 0);
@@ -293,6 +332,22 @@ TEST(lists_and_names) {
                 { value_check_env_names, { "assign" }, "A=B", OK },
                 { value_check_urls, {}, "man:foo(1) https://x", OK },
                 { value_check_urls, {}, "https://", BAD },
+                { value_check_urls, {}, "http://x", OK },
+                { value_check_urls, {}, "http://", BAD },
+                { value_check_urls, {}, "https:/x", BAD },
+                { value_check_urls, {}, "http:x", BAD },
+                { value_check_urls, {}, "file:/", OK },
+                { value_check_urls, {}, "file:", BAD },
+                { value_check_urls, {}, "file:/x", OK },
+                { value_check_urls, {}, "info:", BAD },
+                { value_check_urls, {}, "info:x", OK },
+                { value_check_urls, {}, "man:", BAD },
+                { value_check_urls, {}, "man:x", OK },
+                { value_check_urls, {}, "mans:x", BAD },
+                { value_check_urls, {}, "Man:x", BAD },
+                { value_check_urls, {}, "h", BAD },
+                { value_check_urls, {}, "man:x h", PART },
+                { value_check_urls, {}, "'man:x' \"https://y z\"", OK },
                 { value_check_bus_name, {}, "org.freedesktop.x", OK },
                 { value_check_bus_name, {}, "a.1b", BAD },
                 { value_check_base64, {}, "Y Q = =", OK },
