@@ -32,8 +32,7 @@ void hwdb_batch_done(HwdbBatch *t) {
         free(t->tmp);
         free(t->text);
         free(t->runs);
-        free(t->first);
-        free(t->count);
+        free(t->answers);
         free(t->props);
         *t = (HwdbBatch) {};
 }
@@ -79,8 +78,7 @@ static int reserve(HwdbBatch *t, size_t need) {
         if (resize((void **) &t->tmp, allocated, sizeof(HwdbBatchKey)) < 0 ||
             resize((void **) &t->runs, allocated, sizeof(HwdbBatchRun)) < 0 ||
             resize((void **) &t->text, allocated, sizeof(const char *)) < 0 ||
-            resize((void **) &t->first, allocated, sizeof(uint32_t)) < 0 ||
-            resize((void **) &t->count, allocated, sizeof(uint32_t)) < 0)
+            resize((void **) &t->answers, allocated, sizeof(HwdbBatchAnswer)) < 0)
                 return -ENOMEM;
         t->keys_allocated = allocated;
         return 0;
@@ -232,8 +230,7 @@ int hwdb_batch_lookup(HwdbBatch *t, HwdbLookup *l, const HwdbBin *b) {
                 /* A key asked again (sorted, so it follows itself) shares
                  * the answer already kept. */
                 if (i > 0 && k->len == k[-1].len && memcmp(key, t->text[k[-1].index], k->len) == 0) {
-                        t->first[k->index] = t->first[k[-1].index];
-                        t->count[k->index] = t->count[k[-1].index];
+                        t->answers[k->index] = t->answers[k[-1].index];
                         continue;
                 }
                 n = hwdb_lookup_next_len(l, b, key, k->len);
@@ -244,8 +241,7 @@ int hwdb_batch_lookup(HwdbBatch *t, HwdbLookup *l, const HwdbBin *b) {
                 r = GREEDY_REALLOC(t->props, t->props_allocated, t->n_props + (size_t) n);
                 if (r < 0)
                         return r;
-                t->first[k->index] = (uint32_t) t->n_props;
-                t->count[k->index] = (uint32_t) n;
+                t->answers[k->index] = (HwdbBatchAnswer) { (uint32_t) t->n_props, (uint32_t) n };
                 for (int p = 0; p < n; p++)
                         t->props[t->n_props++] = (HwdbBatchProp) { l->props[p].key, l->props[p].value };
         }
