@@ -221,58 +221,77 @@ static HwdbProperty *find_property(HwdbLookup *l, const char *key) {
         return NULL;
 }
 
+/* hwdb_bin_string() as a pointer, NULL when out of bounds: no local has
+ * its address taken, so add_property() needs no stack protector. */
+static __attribute__((noinline)) const char *string_slow(const HwdbBin *b, uint64_t off) {
+        const char *s;
+
+        return hwdb_bin_string_slow(b, off, &s) < 0 ? NULL : s;
+}
+
+static inline const char *string_at(const HwdbBin *b, uint64_t off) {
+        if (off >= b->size)
+                return NULL;
+        if (!b->nul_terminated)
+                return string_slow(b, off);
+        return (const char *) b->data + off;
+}
+
 static int add_property(HwdbLookup *l, const HwdbBin *b, const uint8_t *entry) {
-        HwdbProperty np = {}, *old;
-        const char *key;
+        HwdbProperty *old, *np;
+        const char *key, *value;
+        uint64_t filename_off = 0;
+        uint32_t line = 0;
+        uint16_t priority = 0;
         int r;
 
-        r = hwdb_bin_string(b, hwdb_get64(entry + HWDB_VALUE_KEY), &key);
-        if (r < 0)
-                return r;
+        key = string_at(b, hwdb_get64(entry + HWDB_VALUE_KEY));
+        if (!key)
+                return -EBADMSG;
         /* Keys not starting with a space are reserved; systemd skips them. */
         if (key[0] != ' ')
                 return 0;
-        np.key = key + 1;
-        r = hwdb_bin_string(b, hwdb_get64(entry + HWDB_VALUE_VALUE), &np.value);
-        if (r < 0)
-                return r;
+        key++;
+        value = string_at(b, hwdb_get64(entry + HWDB_VALUE_VALUE));
+        if (!value)
+                return -EBADMSG;
         if (b->value_size >= HWDB_VALUE_SIZE) {
-                np.filename_off = hwdb_get64(entry + HWDB_VALUE_FILENAME);
-                np.line = hwdb_get32(entry + HWDB_VALUE_LINE);
-                np.priority = hwdb_get16(entry + HWDB_VALUE_PRIORITY);
+                filename_off = hwdb_get64(entry + HWDB_VALUE_FILENAME);
+                line = hwdb_get32(entry + HWDB_VALUE_LINE);
+                priority = hwdb_get16(entry + HWDB_VALUE_PRIORITY);
         }
 
-        old = find_property(l, np.key);
+        old = find_property(l, key);
         if (old) {
                 if (b->value_size >= HWDB_VALUE_SIZE) {
                         bool lower;
 
                         /* Older writers left the priority at 0; then the
                          * file name offsets stand in for it. */
-                        if (np.priority == 0)
-                                lower = np.filename_off < old->filename_off ||
-                                        (np.filename_off == old->filename_off && np.line < old->line);
+                        if (priority == 0)
+                                lower = filename_off < old->filename_off ||
+                                        (filename_off == old->filename_off && line < old->line);
                         else
-                                lower = np.priority < old->priority ||
-                                        (np.priority == old->priority && np.line < old->line);
+                                lower = priority < old->priority || (priority == old->priority && line < old->line);
                         if (lower)
                                 return 0;
                 }
                 /* Replace the value but keep the position. */
-                *old = np;
+                *old = (HwdbProperty) { key, value, filename_off, line, priority };
                 return 0;
         }
 
         r = RESERVE(l->props, l->props_allocated, l->n_props + 1);
         if (r < 0)
                 return r;
-        l->props[l->n_props++] = np;
+        np = &l->props[l->n_props++];
+        *np = (HwdbProperty) { key, value, filename_off, line, priority };
 
         if (l->n_props == HWDB_INDEX_THRESHOLD ||
             (l->n_props > HWDB_INDEX_THRESHOLD && l->n_props * 2 + 2 > l->index_size))
                 return index_rebuild(l);
         if (l->n_props > HWDB_INDEX_THRESHOLD) {
-                size_t mask = l->index_size - 1, h = hash_string(np.key) & mask;
+                size_t mask = l->index_size - 1, h = hash_string(key) & mask;
 
                 while (l->index[h] != 0)
                         h = (h + 1) & mask;
