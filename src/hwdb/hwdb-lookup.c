@@ -965,8 +965,20 @@ static __attribute__((noinline)) int glob_scan_tree(HwdbLookup *l, const HwdbBin
  * the node itself. */
 static inline int glob_scan(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_t off, int edge,
                             size_t skip, const char *key, size_t pos) {
-        if (n->n_children == 0 && !l->no_prune)
+        if (n->n_children == 0 && !l->no_prune) {
+                const char *p = n->prefix + skip;
+
+                /* A leaf whose whole pattern is one '*' (as edge, or as
+                 * its text): matches whatever rest of the key. These are
+                 * the most common glob starts by far, a vendor's or
+                 * model's "...*", met by most keys. */
+                if (edge == '*' ? p[0] == '\0' : edge < 0 && p[0] == '*' && p[1] == '\0') {
+                        if (++l->visits > l->max_visits)
+                                return -ELOOP;
+                        return add_values(l, b, n);
+                }
                 return glob_leaf(l, b, n, edge, skip, key, pos);
+        }
         return glob_scan_tree(l, b, n, off, edge, skip, key, pos);
 }
 
