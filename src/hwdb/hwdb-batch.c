@@ -65,20 +65,38 @@ static int resize(void **array, size_t n, size_t size) {
         return 0;
 }
 
+/* The same for an array whose contents need not be kept: no copy. The
+ * old array stays when there is no memory for the new one. */
+static int renew(void **array, size_t n, size_t size) {
+        void *p = reallocarray_safe(NULL, n, size);
+
+        if (!p)
+                return -ENOMEM;
+        free(*array);
+        *array = p;
+        return 0;
+}
+
+/* A batch starts with room for this many keys: growing by doubling from
+ * a few copies the arrays again and again (in the first batch of a run,
+ * in fresh memory, page by page). */
+#define BATCH_KEYS_MIN 1024u
+
 static int reserve(HwdbBatch *t, size_t need) {
         size_t allocated = t->keys_allocated;
         int r;
 
         if (t->keys && need <= allocated)
                 return 0;
-        r = GREEDY_REALLOC(t->keys, allocated, need);
+        r = GREEDY_REALLOC(t->keys, allocated, MAX(need, (size_t) BATCH_KEYS_MIN));
         if (r < 0)
                 return r;
-        /* The other arrays follow the key array's size. */
-        if (resize((void **) &t->tmp, allocated, sizeof(HwdbBatchKey)) < 0 ||
-            resize((void **) &t->runs, allocated, sizeof(HwdbBatchRun)) < 0 ||
-            resize((void **) &t->text, allocated, sizeof(const char *)) < 0 ||
-            resize((void **) &t->answers, allocated, sizeof(HwdbBatchAnswer)) < 0)
+        /* The other arrays follow the key array's size; between lookups
+         * only text holds anything. */
+        if (resize((void **) &t->text, allocated, sizeof(const char *)) < 0 ||
+            renew((void **) &t->tmp, allocated, sizeof(HwdbBatchKey)) < 0 ||
+            renew((void **) &t->runs, allocated, sizeof(HwdbBatchRun)) < 0 ||
+            renew((void **) &t->answers, allocated, sizeof(HwdbBatchAnswer)) < 0)
                 return -ENOMEM;
         t->keys_allocated = allocated;
         return 0;
