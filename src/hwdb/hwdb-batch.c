@@ -42,18 +42,26 @@ void hwdb_batch_clear(HwdbBatch *t) {
         t->n_props = 0;
 }
 
-static uint64_t chunk_at(const char *key, size_t len, size_t off) {
+/* chunk_at() for the last bytes of a key, out of line: its array would
+ * give every caller a stack protector. */
+static __attribute__((noinline)) uint64_t chunk_tail(const char *key, size_t len, size_t off) {
         uint8_t b[8] = {};
         uint64_t v;
 
-        if (off < len && len - off >= sizeof(v))
-                memcpy(&v, key + off, sizeof(v));       /* one load */
-        else {
-                if (off < len)
-                        memcpy(b, key + off, len - off);
-                memcpy(&v, b, sizeof(v));
-        }
+        if (off < len)
+                memcpy(b, key + off, len - off);
+        memcpy(&v, b, sizeof(v));
         return be64toh(v);
+}
+
+static inline uint64_t chunk_at(const char *key, size_t len, size_t off) {
+        uint64_t v;
+
+        if (off < len && len - off >= sizeof(v)) {
+                memcpy(&v, key + off, sizeof(v));       /* one load */
+                return be64toh(v);
+        }
+        return chunk_tail(key, len, off);
 }
 
 static int resize(void **array, size_t n, size_t size) {
@@ -82,7 +90,7 @@ static int renew(void **array, size_t n, size_t size) {
  * in fresh memory, page by page). */
 #define BATCH_KEYS_MIN 1024u
 
-static int reserve(HwdbBatch *t, size_t need) {
+static __attribute__((noinline)) int reserve(HwdbBatch *t, size_t need) {
         size_t allocated = t->keys_allocated;
         int r;
 
@@ -107,9 +115,11 @@ int hwdb_batch_add(HwdbBatch *t, const char *key, size_t len) {
 
         if (t->n_keys >= UINT32_MAX || len > UINT32_MAX)
                 return -E2BIG;
-        r = reserve(t, t->n_keys + 1);
-        if (r < 0)
-                return r;
+        if (!t->keys || t->n_keys >= t->keys_allocated) {
+                r = reserve(t, t->n_keys + 1);
+                if (r < 0)
+                        return r;
+        }
         /* The first 8 bytes now, while the key is in the cache. */
         t->keys[t->n_keys] = (HwdbBatchKey) {
                 .chunk = chunk_at(key, len, 0),
