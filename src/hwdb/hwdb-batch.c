@@ -239,7 +239,11 @@ static void sort_keys(HwdbBatch *t) {
 }
 
 /* How many keys ahead of the lookups a key is fetched into the cache: the
- * keys of a sorted batch lie all over the input. */
+ * keys of a sorted batch lie all over the input. Where a key lies is
+ * itself a load from all over the text array (indexed by the order
+ * added): that, and the key's answer slot, are fetched as many keys
+ * further ahead. Without it the prefetch of the key waited for the text
+ * array: half the samples of this loop (perf, 1,000,000 pattern keys). */
 #define PREFETCH_AHEAD 4
 
 int hwdb_batch_lookup(HwdbBatch *t, HwdbLookup *l, const HwdbBin *b) {
@@ -253,6 +257,12 @@ int hwdb_batch_lookup(HwdbBatch *t, HwdbLookup *l, const HwdbBin *b) {
                 const char *key = t->text[k->index];
                 int n;
 
+                if (i + 2 * PREFETCH_AHEAD < t->n_keys) {
+                        uint32_t ahead = t->keys[i + 2 * PREFETCH_AHEAD].index;
+
+                        __builtin_prefetch(&t->text[ahead]);
+                        __builtin_prefetch(&t->answers[ahead], 1);
+                }
                 if (i + PREFETCH_AHEAD < t->n_keys)
                         __builtin_prefetch(t->text[t->keys[i + PREFETCH_AHEAD].index]);
                 /* A key asked again (sorted, so it follows itself) shares
