@@ -72,6 +72,9 @@ struct HwdbPathStep {
         uint64_t children_off;  /* the node's child array, validated */
         uint64_t globs[3];      /* its glob children, in edge order */
         HwdbNode glob_nodes[3]; /* the first n_decoded of them, decoded */
+        int16_t glob_need[3];   /* and a byte the rest of a key needs for
+                                 * any match below them, or -1 */
+        uint32_t need_checks[3], need_misses[3]; /* how it went so far */
 };
 
 /* How far the position set can be trusted for the pattern read so far. */
@@ -989,8 +992,45 @@ static bool is_glob_byte(char c) {
         return c == '*' || c == '?' || c == '[';
 }
 
+/* A byte every pattern below the glob child n (entered by edge) has to
+ * match literally, or -1: the last byte of n's text before any '[' or
+ * '\\' that is not '*' or '?' (fnmatch reads those bytes literally, and
+ * every pattern below n has n's text in it). A subtree with children
+ * only: a leaf is matched at once anyway. */
+static int16_t glob_need(const HwdbNode *n, uint8_t edge) {
+        int16_t need = -1;
+
+        if (n->n_children == 0 || edge == '[')
+                return -1;
+        for (const char *p = n->prefix; *p != '\0' && *p != '[' && *p != '\\'; p++)
+                if (*p != '*' && *p != '?')
+                        need = (uint8_t) *p;
+        return need;
+}
+
 /* The glob scans of one level of the walk. A glob child is decoded the
- * first time; the keys after it that share the level take it from there. */
+ * first time; the keys after it that share the level take it from there.
+ *
+ * A glob subtree whose needed byte (glob_need()) is not in the rest of
+ * the key matches nothing: it is passed over with one memrchr, counted
+ * as the one visit its scan would have made (the set matcher's scans,
+ * for keys it takes, die in the subtree's own text then, before reading
+ * a child). Half the subtree scans of keys from the real patterns end so
+ * ("pci:v*d*sv*sd*bc..." and "usb:v*p*d*dc..." for keys without a "bc"
+ * or "dc"), each having set up the key's matcher and stepped through the
+ * subtree's text. */
+/* Counts a check of the needed byte of glob child g of step that found
+ * the byte (a miss: the subtree was scanned all the same). After the
+ * first keys the check is kept only as long as it passes over at least
+ * one subtree in eight: keys from real devices nearly always have the
+ * byte (a modalias has its "bc" or "dc"), and then the check only costs. */
+static void need_missed(HwdbPathStep *step, unsigned g) {
+        uint32_t checks = step->need_checks[g], misses = ++step->need_misses[g];
+
+        if (checks >= 32 && (checks - misses) * 8 <= checks)
+                step->glob_need[g] = -1;
+}
+
 static int glob_scans(HwdbLookup *l, const HwdbBin *b, HwdbPathStep *step, const char *key) {
         for (unsigned g = 0; g < step->n_globs; g++) {
                 int r;
@@ -999,7 +1039,18 @@ static int glob_scans(HwdbLookup *l, const HwdbBin *b, HwdbPathStep *step, const
                         r = hwdb_bin_node(b, step->globs[g], &step->glob_nodes[g]);
                         if (r < 0)
                                 return r;
+                        step->glob_need[g] = glob_need(&step->glob_nodes[g], step->glob_c[g]);
+                        step->need_checks[g] = step->need_misses[g] = 0;
                         step->n_decoded = (uint8_t) (g + 1);
+                }
+                if (step->glob_need[g] > 0 && !l->no_prune && l->key_len <= HWDB_GLOB_MAX_KEY) {
+                        step->need_checks[g]++;
+                        if (!memrchr(key + step->end, step->glob_need[g], l->key_len - step->end)) {
+                                if (++l->visits > l->max_visits)
+                                        return -ELOOP;
+                                continue;
+                        }
+                        need_missed(step, g);
                 }
                 r = glob_scan(l, b, &step->glob_nodes[g], step->globs[g], step->glob_c[g], 0, key, step->end);
                 if (r < 0)
