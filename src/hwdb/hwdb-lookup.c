@@ -1008,17 +1008,6 @@ static int16_t glob_need(const HwdbNode *n, uint8_t edge) {
         return need;
 }
 
-/* The glob scans of one level of the walk. A glob child is decoded the
- * first time; the keys after it that share the level take it from there.
- *
- * A glob subtree whose needed byte (glob_need()) is not in the rest of
- * the key matches nothing: it is passed over with one memrchr, counted
- * as the one visit its scan would have made (the set matcher's scans,
- * for keys it takes, die in the subtree's own text then, before reading
- * a child). Half the subtree scans of keys from the real patterns end so
- * ("pci:v*d*sv*sd*bc..." and "usb:v*p*d*dc..." for keys without a "bc"
- * or "dc"), each having set up the key's matcher and stepped through the
- * subtree's text. */
 /* Counts a check of the needed byte of glob child g of step that found
  * the byte (a miss: the subtree was scanned all the same). After the
  * first keys the check is kept only as long as it passes over at least
@@ -1031,6 +1020,17 @@ static void need_missed(HwdbPathStep *step, unsigned g) {
                 step->glob_need[g] = -1;
 }
 
+/* The glob scans of one level of the walk. A glob child is decoded the
+ * first time; the keys after it that share the level take it from there.
+ *
+ * A glob subtree whose needed byte (glob_need()) is not in the rest of
+ * the key matches nothing: it is passed over with one memrchr, counted
+ * as the one visit its scan would have made (the set matcher's scans,
+ * for keys it takes, die in the subtree's own text then, before reading
+ * a child). Half the subtree scans of keys from the real patterns end so
+ * ("pci:v*d*sv*sd*bc..." and "usb:v*p*d*dc..." for keys without a "bc"
+ * or "dc"), each having set up the key's matcher and stepped through the
+ * subtree's text. */
 static int glob_scans(HwdbLookup *l, const HwdbBin *b, HwdbPathStep *step, const char *key) {
         for (unsigned g = 0; g < step->n_globs; g++) {
                 int r;
