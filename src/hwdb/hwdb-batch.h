@@ -33,14 +33,21 @@ typedef struct HwdbBatchProp {
 typedef struct HwdbBatchKey HwdbBatchKey;
 typedef struct HwdbBatchRun HwdbBatchRun;
 
+/* Where a key's answer is: props[first, first + count). The two side by
+ * side, as the lookups write them in sorted order, at the key's place in
+ * the order added: one cache line written per key, not two. */
+typedef struct HwdbBatchAnswer {
+        uint32_t first;
+        uint32_t count;
+} HwdbBatchAnswer;
+
 /* Zero-initialize; release with hwdb_batch_done(). */
 typedef struct HwdbBatch {
         HwdbBatchKey *keys;     /* in the order added, then sorted */
         HwdbBatchKey *tmp;      /* scratch for the sort */
         const char **text;      /* per key, in the order added: the key */
         HwdbBatchRun *runs;     /* the sort's stack */
-        uint32_t *first;        /* per key, in the order added: its answer is */
-        uint32_t *count;        /* props[first, first + count) */
+        HwdbBatchAnswer *answers; /* per key, in the order added */
         size_t n_keys, keys_allocated;
         HwdbBatchProp *props;   /* every answer, in lookup order */
         size_t n_props, props_allocated;
@@ -61,8 +68,8 @@ int hwdb_batch_lookup(HwdbBatch *t, HwdbLookup *l, const HwdbBin *b);
 /* The answer of the i-th key added, after hwdb_batch_lookup(). Inline:
  * printing asks for every answer twice (once to prefetch it). */
 static inline size_t hwdb_batch_answer(const HwdbBatch *t, size_t i, const HwdbBatchProp **ret) {
-        *ret = t->props + t->first[i];
-        return t->count[i];
+        *ret = t->props + t->answers[i].first;
+        return t->answers[i].count;
 }
 
 /* The i-th key in the order hwdb_batch_lookup() looked them up: strcmp

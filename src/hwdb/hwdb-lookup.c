@@ -72,6 +72,9 @@ struct HwdbPathStep {
         uint64_t children_off;  /* the node's child array, validated */
         uint64_t globs[3];      /* its glob children, in edge order */
         HwdbNode glob_nodes[3]; /* the first n_decoded of them, decoded */
+        int16_t glob_need[3];   /* and a byte the rest of a key needs for
+                                 * any match below them, or -1 */
+        uint32_t need_checks[3], need_misses[3]; /* how it went so far */
 };
 
 /* How far the position set can be trusted for the pattern read so far. */
@@ -221,58 +224,77 @@ static HwdbProperty *find_property(HwdbLookup *l, const char *key) {
         return NULL;
 }
 
+/* hwdb_bin_string() as a pointer, NULL when out of bounds: no local has
+ * its address taken, so add_property() needs no stack protector. */
+static __attribute__((noinline)) const char *string_slow(const HwdbBin *b, uint64_t off) {
+        const char *s;
+
+        return hwdb_bin_string_slow(b, off, &s) < 0 ? NULL : s;
+}
+
+static inline const char *string_at(const HwdbBin *b, uint64_t off) {
+        if (off >= b->size)
+                return NULL;
+        if (!b->nul_terminated)
+                return string_slow(b, off);
+        return (const char *) b->data + off;
+}
+
 static int add_property(HwdbLookup *l, const HwdbBin *b, const uint8_t *entry) {
-        HwdbProperty np = {}, *old;
-        const char *key;
+        HwdbProperty *old, *np;
+        const char *key, *value;
+        uint64_t filename_off = 0;
+        uint32_t line = 0;
+        uint16_t priority = 0;
         int r;
 
-        r = hwdb_bin_string(b, hwdb_get64(entry + HWDB_VALUE_KEY), &key);
-        if (r < 0)
-                return r;
+        key = string_at(b, hwdb_get64(entry + HWDB_VALUE_KEY));
+        if (!key)
+                return -EBADMSG;
         /* Keys not starting with a space are reserved; systemd skips them. */
         if (key[0] != ' ')
                 return 0;
-        np.key = key + 1;
-        r = hwdb_bin_string(b, hwdb_get64(entry + HWDB_VALUE_VALUE), &np.value);
-        if (r < 0)
-                return r;
+        key++;
+        value = string_at(b, hwdb_get64(entry + HWDB_VALUE_VALUE));
+        if (!value)
+                return -EBADMSG;
         if (b->value_size >= HWDB_VALUE_SIZE) {
-                np.filename_off = hwdb_get64(entry + HWDB_VALUE_FILENAME);
-                np.line = hwdb_get32(entry + HWDB_VALUE_LINE);
-                np.priority = hwdb_get16(entry + HWDB_VALUE_PRIORITY);
+                filename_off = hwdb_get64(entry + HWDB_VALUE_FILENAME);
+                line = hwdb_get32(entry + HWDB_VALUE_LINE);
+                priority = hwdb_get16(entry + HWDB_VALUE_PRIORITY);
         }
 
-        old = find_property(l, np.key);
+        old = find_property(l, key);
         if (old) {
                 if (b->value_size >= HWDB_VALUE_SIZE) {
                         bool lower;
 
                         /* Older writers left the priority at 0; then the
                          * file name offsets stand in for it. */
-                        if (np.priority == 0)
-                                lower = np.filename_off < old->filename_off ||
-                                        (np.filename_off == old->filename_off && np.line < old->line);
+                        if (priority == 0)
+                                lower = filename_off < old->filename_off ||
+                                        (filename_off == old->filename_off && line < old->line);
                         else
-                                lower = np.priority < old->priority ||
-                                        (np.priority == old->priority && np.line < old->line);
+                                lower = priority < old->priority || (priority == old->priority && line < old->line);
                         if (lower)
                                 return 0;
                 }
                 /* Replace the value but keep the position. */
-                *old = np;
+                *old = (HwdbProperty) { key, value, filename_off, line, priority };
                 return 0;
         }
 
         r = RESERVE(l->props, l->props_allocated, l->n_props + 1);
         if (r < 0)
                 return r;
-        l->props[l->n_props++] = np;
+        np = &l->props[l->n_props++];
+        *np = (HwdbProperty) { key, value, filename_off, line, priority };
 
         if (l->n_props == HWDB_INDEX_THRESHOLD ||
             (l->n_props > HWDB_INDEX_THRESHOLD && l->n_props * 2 + 2 > l->index_size))
                 return index_rebuild(l);
         if (l->n_props > HWDB_INDEX_THRESHOLD) {
-                size_t mask = l->index_size - 1, h = hash_string(np.key) & mask;
+                size_t mask = l->index_size - 1, h = hash_string(key) & mask;
 
                 while (l->index[h] != 0)
                         h = (h + 1) & mask;
@@ -946,8 +968,20 @@ static __attribute__((noinline)) int glob_scan_tree(HwdbLookup *l, const HwdbBin
  * the node itself. */
 static inline int glob_scan(HwdbLookup *l, const HwdbBin *b, const HwdbNode *n, uint64_t off, int edge,
                             size_t skip, const char *key, size_t pos) {
-        if (n->n_children == 0 && !l->no_prune)
+        if (n->n_children == 0 && !l->no_prune) {
+                const char *p = n->prefix + skip;
+
+                /* A leaf whose whole pattern is one '*' (as edge, or as
+                 * its text): matches whatever rest of the key. These are
+                 * the most common glob starts by far, a vendor's or
+                 * model's "...*", met by most keys. */
+                if (edge == '*' ? p[0] == '\0' : edge < 0 && p[0] == '*' && p[1] == '\0') {
+                        if (++l->visits > l->max_visits)
+                                return -ELOOP;
+                        return add_values(l, b, n);
+                }
                 return glob_leaf(l, b, n, edge, skip, key, pos);
+        }
         return glob_scan_tree(l, b, n, off, edge, skip, key, pos);
 }
 
@@ -958,8 +992,45 @@ static bool is_glob_byte(char c) {
         return c == '*' || c == '?' || c == '[';
 }
 
+/* A byte every pattern below the glob child n (entered by edge) has to
+ * match literally, or -1: the last byte of n's text before any '[' or
+ * '\\' that is not '*' or '?' (fnmatch reads those bytes literally, and
+ * every pattern below n has n's text in it). A subtree with children
+ * only: a leaf is matched at once anyway. */
+static int16_t glob_need(const HwdbNode *n, uint8_t edge) {
+        int16_t need = -1;
+
+        if (n->n_children == 0 || edge == '[')
+                return -1;
+        for (const char *p = n->prefix; *p != '\0' && *p != '[' && *p != '\\'; p++)
+                if (*p != '*' && *p != '?')
+                        need = (uint8_t) *p;
+        return need;
+}
+
+/* Counts a check of the needed byte of glob child g of step that found
+ * the byte (a miss: the subtree was scanned all the same). After the
+ * first keys the check is kept only as long as it passes over at least
+ * one subtree in eight: keys from real devices nearly always have the
+ * byte (a modalias has its "bc" or "dc"), and then the check only costs. */
+static void need_missed(HwdbPathStep *step, unsigned g) {
+        uint32_t checks = step->need_checks[g], misses = ++step->need_misses[g];
+
+        if (checks >= 32 && (checks - misses) * 8 <= checks)
+                step->glob_need[g] = -1;
+}
+
 /* The glob scans of one level of the walk. A glob child is decoded the
- * first time; the keys after it that share the level take it from there. */
+ * first time; the keys after it that share the level take it from there.
+ *
+ * A glob subtree whose needed byte (glob_need()) is not in the rest of
+ * the key matches nothing: it is passed over with one memrchr, counted
+ * as the one visit its scan would have made (the set matcher's scans,
+ * for keys it takes, die in the subtree's own text then, before reading
+ * a child). Half the subtree scans of keys from the real patterns end so
+ * ("pci:v*d*sv*sd*bc..." and "usb:v*p*d*dc..." for keys without a "bc"
+ * or "dc"), each having set up the key's matcher and stepped through the
+ * subtree's text. */
 static int glob_scans(HwdbLookup *l, const HwdbBin *b, HwdbPathStep *step, const char *key) {
         for (unsigned g = 0; g < step->n_globs; g++) {
                 int r;
@@ -968,7 +1039,18 @@ static int glob_scans(HwdbLookup *l, const HwdbBin *b, HwdbPathStep *step, const
                         r = hwdb_bin_node(b, step->globs[g], &step->glob_nodes[g]);
                         if (r < 0)
                                 return r;
+                        step->glob_need[g] = glob_need(&step->glob_nodes[g], step->glob_c[g]);
+                        step->need_checks[g] = step->need_misses[g] = 0;
                         step->n_decoded = (uint8_t) (g + 1);
+                }
+                if (step->glob_need[g] > 0 && !l->no_prune && l->key_len <= HWDB_GLOB_MAX_KEY) {
+                        step->need_checks[g]++;
+                        if (!memrchr(key + step->end, step->glob_need[g], l->key_len - step->end)) {
+                                if (++l->visits > l->max_visits)
+                                        return -ELOOP;
+                                continue;
+                        }
+                        need_missed(step, g);
                 }
                 r = glob_scan(l, b, &step->glob_nodes[g], step->globs[g], step->glob_c[g], 0, key, step->end);
                 if (r < 0)

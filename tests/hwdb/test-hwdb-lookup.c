@@ -424,6 +424,109 @@ TEST(next_resumes_at_the_child_array) {
         }
 }
 
+TEST(star_leaves) {
+        /* Leaves whose whole pattern is one '*', as the edge into them
+         * ("s:a" has a '*' child with no text) or as their text ('*' after
+         * the child 'b' of "s:"), and near misses that must still be
+         * matched in full: '*' followed by more, '?', a bracket, a '*'
+         * edge into a text. Every key, ending anywhere, gets what the
+         * unpruned scan (fnmatch) gives, and the star leaves match keys
+         * that end right at the '*'. Also as a run of sorted keys. */
+        static const char src[] = "s:a*\n A=1\n\ns:ab\n B=2\n\ns:b*\n C=3\n\ns:c*x\n D=4\n\n"
+                                  "s:c?\n E=5\n\ns:d*[xy]\n F=6\n\ns:e**\n G=7\n\ns:f*\\*\n H=8\n\n"
+                                  "s:g*\n I=9\n\ns:g*y\n J=10\n\n";
+        static const char *const keys[] = {
+                "s:", "s:a", "s:ab", "s:abc", "s:b", "s:bz", "s:c", "s:cx", "s:cyx", "s:cy", "s:d", "s:dx",
+                "s:dzy", "s:e", "s:eee", "s:f*", "s:fa*", "s:fa", "s:g", "s:gy", "s:gzz", "s:h",
+        };
+        _cleanup_(hwdb_bin_freep) HwdbBin *b = NULL;
+        _cleanup_(hwdb_lookup_done) HwdbLookup run = {};
+        char out[256];
+
+        CHECK(build_db(src, NULL, &b) == 0);
+        for (size_t i = 0; i < ELEMENTSOF(keys); i++) {
+                _cleanup_(hwdb_lookup_done) HwdbLookup fast = {}, slow = { .no_prune = true };
+                int rf = hwdb_lookup(&fast, b, keys[i]), rs = hwdb_lookup(&slow, b, keys[i]);
+                int rn = hwdb_lookup_next(&run, b, keys[i]);
+
+                if (!same_answer(rf, &fast, rs, &slow) || !same_answer(rn, &run, rs, &slow)) {
+                        fprintf(stderr, "key '%s': %d, next %d, unpruned %d\n", keys[i], rf, rn, rs);
+                        CHECK(false);
+                }
+        }
+        CHECK_INT_EQ(answer(b, "s:a", out, sizeof(out)), 1);
+        CHECK_STR_EQ(out, "A=1\n");
+        CHECK_INT_EQ(answer(b, "s:ab", out, sizeof(out)), 2);
+        CHECK_STR_EQ(out, "A=1\nB=2\n");
+        CHECK_INT_EQ(answer(b, "s:b", out, sizeof(out)), 1);
+        CHECK_STR_EQ(out, "C=3\n");
+        CHECK_INT_EQ(answer(b, "s:bzz", out, sizeof(out)), 1);
+        CHECK_INT_EQ(answer(b, "s:c", out, sizeof(out)), 0);
+        CHECK_INT_EQ(answer(b, "s:e", out, sizeof(out)), 1);
+        CHECK_INT_EQ(answer(b, "s:fa", out, sizeof(out)), 0);
+        CHECK_INT_EQ(answer(b, "s:fa*", out, sizeof(out)), 1);
+        CHECK_INT_EQ(answer(b, "s:gzz", out, sizeof(out)), 1);
+        CHECK_INT_EQ(answer(b, "s:gzy", out, sizeof(out)), 2);
+}
+
+TEST(needed_byte) {
+        /* Glob subtrees (child edges of a level the walk passes) passed
+         * over when the rest of the key lacks a byte of their own text
+         * that only matches itself: texts with '*',
+         * '?', a negated bracket and an escape (bytes after those are not
+         * needed: '\\' itself is none), a '[' edge (nothing needed), the
+         * needed byte in the key only before the glob start, and a run of
+         * sorted keys that all have the byte (the check goes off) before
+         * keys without it. Every answer equals the unpruned scan's and a
+         * fresh lookup's. */
+        static const char src[] = "t:a*x*ab\n A=1\n\nt:a*x*ac\n B=2\n\nt:b?y[!q]z\n C=3\n\nt:b?y[!q]w\n D=4\n\n"
+                                  "t:d*v\\*u\n E=5\n\nt:d*v\\*s\n F=6\n\nt:c*k*\n H=8\n\nt:c*k*m\n I=9\n\n"
+                                  "t:e[xy]k*\n J=10\n\nt:e[xy]k*m\n K=11\n\n"
+                                  /* Literal siblings: the globs are child edges. */
+                                  "t:aQ\n L=1\n\nt:bQ\n L=2\n\nt:cQ\n L=3\n\nt:dQ\n L=4\n\nt:eQ\n L=5\n\n";
+        static const char *const keys[] = {
+                "t:axab", "t:axac", "t:axa", "t:axba", "t:ax", "t:a", "t:aab", "t:bAyaz", "t:bAyqz", "t:bAyw",
+                "t:byaz", "t:bb", "t:ckm", "t:ck", "t:cm", "t:c", "t:dv*u", "t:dv*s", "t:dvu", "t:d*u",
+                "t:exk", "t:eykm", "t:ek", "t:e",
+        };
+        _cleanup_(hwdb_bin_freep) HwdbBin *b = NULL;
+        _cleanup_(hwdb_lookup_done) HwdbLookup run = {};
+        char key[64], out[256];
+        int nonempty = 0;
+
+        CHECK(build_db(src, NULL, &b) == 0);
+        for (size_t i = 0; i < 40 + ELEMENTSOF(keys); i++) {
+                _cleanup_(hwdb_lookup_done) HwdbLookup fast = {}, slow = { .no_prune = true };
+
+                /* First 40 keys with the byte "t:a*" needs, sharing the
+                 * level with the "t:a" keys that follow: the check is off
+                 * for those. */
+                if (i < 40)
+                        snprintf(key, sizeof(key), "t:aA%03zuxab", i);
+                else
+                        snprintf(key, sizeof(key), "%s", keys[i - 40]);
+                int rf = hwdb_lookup(&fast, b, key), rs = hwdb_lookup(&slow, b, key);
+                int rn = hwdb_lookup_next(&run, b, key);
+
+                if (!same_answer(rf, &fast, rs, &slow) || !same_answer(rn, &run, rs, &slow)) {
+                        fprintf(stderr, "key '%s': %d, next %d, unpruned %d\n", key, rf, rn, rs);
+                        CHECK(false);
+                }
+                nonempty += rs > 0;
+        }
+        CHECK(nonempty > 40);
+        CHECK_INT_EQ(answer(b, "t:axab", out, sizeof(out)), 1);
+        CHECK_STR_EQ(out, "A=1\n");
+        CHECK_INT_EQ(answer(b, "t:axa", out, sizeof(out)), 0);
+        CHECK_INT_EQ(answer(b, "t:bAyaz", out, sizeof(out)), 1);
+        CHECK_INT_EQ(answer(b, "t:bAyqz", out, sizeof(out)), 0);
+        CHECK_INT_EQ(answer(b, "t:dv*u", out, sizeof(out)), 1);
+        CHECK_INT_EQ(answer(b, "t:dvu", out, sizeof(out)), 0);
+        CHECK_INT_EQ(answer(b, "t:ckm", out, sizeof(out)), 2);
+        CHECK_INT_EQ(answer(b, "t:eykm", out, sizeof(out)), 2);
+}
+
 TESTS_MAIN(T(prune_changes_nothing), T(many_properties), T(old_value_format), T(prune_random_tries), T(prune_random_tries_long_keys),
            T(prune_random_tries_word_edges),
-           T(next_reuses_only_its_own_path), T(next_resumes_at_the_child_array))
+           T(next_reuses_only_its_own_path), T(next_resumes_at_the_child_array), T(star_leaves),
+           T(needed_byte))
