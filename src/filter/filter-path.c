@@ -56,6 +56,30 @@ static bool is_unit_file_name(const char *name) {
         return dot && dot != name && unit_type_from_string(dot + 1) >= 0;
 }
 
+/* What a directory's entry is called: the form of its name as a unit
+ * name (unit_name_classify_type(); negative: systemd accepts no such
+ * name), and the type its suffix names, if any (a unit's file name needs
+ * nothing more). Worked out once per entry, for the walk and for the
+ * group that judges the unit. */
+typedef struct EntryName {
+        signed char kind;
+        signed char type;
+} EntryName;
+
+static EntryName entry_name(const DirEntry *e) {
+        UnitType type;
+        int kind = unit_name_classify_type_n(e->name, e->len, &type);
+        const char *dot;
+
+        if (kind >= 0)
+                return (EntryName) { (signed char) kind, (signed char) type };
+        /* Not a valid unit name; maybe a unit's file name still. */
+        dot = memrchr(e->name, '.', e->len);
+        if (!dot || dot == e->name)
+                return (EntryName) { -1, -1 };
+        return (EntryName) { -1, (signed char) unit_type_from_mem(dot + 1, e->len - (size_t) (dot + 1 - e->name)) };
+}
+
 /* "# PATH" framing before a file in the output: the absolute path. The
  * working directory is asked for once per run. */
 static int make_framing(Filter *f, const char *path, char **ret) {
@@ -130,8 +154,8 @@ static int set_fix_target(UnitGroup *g, size_t n_before, const char *path, const
  * (error < 0) is reported and counted and rejects the unit, but does not
  * stop the run. fix_refusal: why check --fix must not rewrite the file at
  * path (a symlink), or NULL. */
-static int group_add_read(Filter *f, UnitGroup *g, const char *path, bool dropin, bool framed, int error,
-                          char *data, size_t size, bool borrowed, const char *fix_refusal) {
+static int group_add_read(Filter *f, UnitGroup *g, const char *path, size_t path_len, bool dropin, bool framed,
+                          int error, char *data, size_t size, bool borrowed, const char *fix_refusal) {
         size_t n_before = g->n_files;
         _cleanup_free_ char *framing = NULL;
         int r;
@@ -156,7 +180,7 @@ static int group_add_read(Filter *f, UnitGroup *g, const char *path, bool dropin
                         free(data);
                 return r;
         }
-        r = add_file_read(f, g, data, size, borrowed, path, dropin, TAKE_PTR(framing));
+        r = add_file_read(f, g, data, size, borrowed, path, path_len, dropin, TAKE_PTR(framing));
         if (r < 0 || !f->fix)
                 return r;
         return set_fix_target(g, n_before, path, fix_refusal);
@@ -174,7 +198,7 @@ static int group_read_file(Filter *f, UnitGroup *g, const char *path, bool dropi
                 r = read_tree_file(path, &data, &size);
         else
                 r = read_full_file(path, UNIT_FILE_MAX, &data, &size);
-        return group_add_read(f, g, path, dropin, framed, r, data, size, false, fix_refusal);
+        return group_add_read(f, g, path, strlen(path), dropin, framed, r, data, size, false, fix_refusal);
 }
 
 /* Whether path, once its symlinks are resolved, lies inside the tree given
@@ -203,7 +227,8 @@ static int dropin_failure(Filter *f, UnitGroup *g, const char *path, int error, 
 /* A regular drop-in its directory listed (fd), at path: one read for a
  * small file, relative to the directory; fstat() only when that read is
  * empty, to tell a FIFO put in its place (-EINVAL, as read_tree_file()). */
-static int read_listed_file(Filter *f, UnitGroup *g, int dfd, const char *name, const char *path, bool framed) {
+static int read_listed_file(Filter *f, UnitGroup *g, int dfd, const char *name, const char *path, size_t path_len,
+                            bool framed) {
         char *data = NULL;
         size_t size = 0;
         int fd, r;
@@ -215,7 +240,7 @@ static int read_listed_file(Filter *f, UnitGroup *g, int dfd, const char *name, 
                 r = read_full_fd_regular(fd, UNIT_FILE_MAX, &data, &size);
                 close(fd);
         }
-        return group_add_read(f, g, path, true, framed, r, data, size, false, NULL);
+        return group_add_read(f, g, path, path_len, true, framed, r, data, size, false, NULL);
 }
 
 /* Drop-ins of DIR/NAME.d/ in file-name order. Symlinks (the directory
@@ -293,7 +318,7 @@ static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, int pare
                         t = IFTODT(st.st_mode);
                 }
                 if (t == DT_REG)
-                        r = read_listed_file(f, g, dir_list_fd(&l), name, p.data, framed);
+                        r = read_listed_file(f, g, dir_list_fd(&l), name, p.data, p.len, framed);
                 else if (t == DT_LNK) {
                         _cleanup_free_ char *real = NULL;
                         char target[16];
@@ -319,10 +344,10 @@ static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, int pare
  * that start with NAME follow it directly. */
 static const DirEntry *dropin_dir_of(const DirList *l, size_t i) {
         const char *name = l->entries[i].name;
-        size_t n = strlen(name);
+        size_t n = l->entries[i].len;
 
-        for (size_t j = i + 1; j < l->n && strncmp(l->entries[j].name, name, n) == 0; j++)
-                if (streq(l->entries[j].name + n, ".d"))
+        for (size_t j = i + 1; j < l->n && l->entries[j].len >= n && memcmp(l->entries[j].name, name, n) == 0; j++)
+                if (l->entries[j].len == n + 2 && memcmp(l->entries[j].name + n, ".d", 2) == 0)
                         return &l->entries[j];
         return NULL;
 }
@@ -330,22 +355,28 @@ static const DirEntry *dropin_dir_of(const DirList *l, size_t i) {
 /* The unit l's entry i, at path (DIR/NAME; the buffer is the caller's and
  * left as it was), read into file (its data is taken, or released on
  * failure), with its drop-ins when l has NAME.d. */
-static int process_unit(Filter *f, const DirList *l, size_t i, StrBuf *path, BatchFile *file, bool framed,
-                        const char *tree) {
+static int process_unit(Filter *f, const DirList *l, size_t i, EntryName en, StrBuf *path, BatchFile *file,
+                        bool framed, const char *tree) {
         UnitGroup *g;
         size_t len = path->len;
         const DirEntry *d;
         int r;
 
-        /* The group's name is the listing's, which outlives it. */
+        /* The group's name is the listing's, which outlives it; what the
+         * walk knows of it already goes with it. */
         r = filter_group_new(f, l->entries[i].name, &g);
         if (r < 0) {
                 batch_file_done(file);
                 return r;
         }
+        g->name_len = l->entries[i].len;
+        g->name_classified = true;
+        g->name_kind = en.kind;
+        if (en.kind >= 0)
+                g->name_type = en.type;
         g->has_fragment = true;
-        r = group_add_read(f, g, path->data, false, framed, file->error, file->data, file->size, file->borrowed,
-                           NULL);
+        r = group_add_read(f, g, path->data, path->len, false, framed, file->error, file->data, file->size,
+                           file->borrowed, NULL);
         file->data = NULL;      /* taken */
         if (r >= 0 && (d = dropin_dir_of(l, i))) {
                 r = strbuf_append(path, ".d", 2);
@@ -449,7 +480,7 @@ static int note_dependency_dir(Filter *f, const char *dir, int parent, const cha
 static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree) {
         _cleanup_(dir_list_done) DirList l = DIR_LIST_INIT;
         _cleanup_(strbuf_done) StrBuf path = {};
-        _cleanup_free_ bool *is_unit = NULL;
+        _cleanup_free_ EntryName *names = NULL;
         size_t dir_len;
         int r = 0;
 
@@ -464,11 +495,11 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
 
         /* Which entries have a unit's name, once; DIR/NAME is made in one
          * buffer for every unit of the directory. */
-        is_unit = malloc_multiply(l.n, sizeof(bool));
-        if (!is_unit)
+        names = malloc_multiply(l.n, sizeof(EntryName));
+        if (!names)
                 return -ENOMEM;
         for (size_t i = 0; i < l.n; i++)
-                is_unit[i] = l.entries[i].name[0] != '.' && is_unit_file_name(l.entries[i].name);
+                names[i] = l.entries[i].name[0] != '.' ? entry_name(&l.entries[i]) : (EntryName) { -1, -1 };
         r = strbuf_append_str(&path, dir);
         if (r >= 0)
                 r = strbuf_append_char(&path, '/');
@@ -485,7 +516,7 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
                 for (end = i; end < l.n && k < UNIT_READ_BATCH; end++) {
                         DirEntry *e = &l.entries[end];
 
-                        if (!is_unit[end])
+                        if (names[end].type < 0)
                                 continue;
                         e->type = dir_list_type(&l, e);
                         if (e->type == DT_REG)
@@ -503,7 +534,7 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
                 for (; r >= 0 && i < end; i++) {
                         const DirEntry *e = &l.entries[i];
 
-                        if (!is_unit[i])
+                        if (names[i].type < 0)
                                 continue;
                         if (e->type == DT_UNKNOWN)
                                 continue;       /* gone meanwhile */
@@ -512,7 +543,7 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
                         if (r < 0)
                                 break;
                         if (e->type == DT_REG)
-                                r = process_unit(f, &l, i, &path, &files[used++], true, tree);
+                                r = process_unit(f, &l, i, names[i], &path, &files[used++], true, tree);
                         /* Symlinks are aliases or masks, not content: say so. */
                         else if (e->type == DT_LNK)
                                 r = note_symlink(f, path.data);
@@ -540,7 +571,7 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
                 }
                 if (name[0] == '.')
                         continue;
-                unit_name = is_unit[i];
+                unit_name = names[i].type >= 0;
                 type = dir_list_type(&l, e);
                 if (type == DT_UNKNOWN || (type == DT_REG && unit_name))
                         continue;       /* gone, or a unit read above */
@@ -670,7 +701,7 @@ static int filter_read_file(Filter *f, const char *path, bool framed, int error,
                 return r;
         }
         g->has_fragment = !dropin_of;
-        r = group_add_read(f, g, path, dropin_of != NULL, framed, error, data, size, false, NULL);
+        r = group_add_read(f, g, path, strlen(path), dropin_of != NULL, framed, error, data, size, false, NULL);
         if (r >= 0 && (g->n_files > 0 || g->unreadable))
                 r = finish_group(f, g);
         return r < 0 ? r : filter_flush(f);

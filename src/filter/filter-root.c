@@ -187,8 +187,7 @@ static int read_source(RootRun *rr, const LookupFile *lf, char **ret, size_t *re
 
 /* "\n# PATH\n", the framing systemctl cat gives a file (asprintf costs a
  * tenth of a unit's judging here). */
-static char *cat_header_framing(const char *path) {
-        size_t n = strlen(path);
+static char *cat_header_framing(const char *path, size_t n) {
         char *s = malloc(n + 5);
 
         if (!s)
@@ -239,19 +238,20 @@ static int read_lookup_file(Filter *f, RootRun *rr, UnitGroup *g, size_t unit, c
 static int add_member(Filter *f, RootRun *rr, UnitGroup *g, const LookupFile *lf, bool dropin, char *data,
                       size_t size, bool borrowed) {
         _cleanup_free_ char *framing = NULL;
+        size_t path_len = strlen(lf->path);
         const SharedFile *sf;
         size_t n_before;
         GroupFile *gf;
         int r;
 
         /* Only unit text is framed (write_units()). */
-        if (f->format == OUTPUT_UNIT && !(framing = cat_header_framing(lf->path))) {
+        if (f->format == OUTPUT_UNIT && !(framing = cat_header_framing(lf->path, path_len))) {
                 if (!borrowed)
                         free(data);
                 return -ENOMEM;
         }
         n_before = g->n_files;
-        r = add_file_read(f, g, data, size, borrowed, lf->path, dropin, TAKE_PTR(framing));
+        r = add_file_read(f, g, data, size, borrowed, lf->path, path_len, dropin, TAKE_PTR(framing));
         if (r < 0 || !f->fix || g->n_files == n_before)
                 return r;
         /* check --fix rewrites the resolved file: inside the root, never a
@@ -348,10 +348,16 @@ static int root_unit(Filter *f, RootRun *rr, const LookupSet *set, size_t unit) 
                 if (r < 0)
                         return r;
         }
-        /* The group's name is the set's, which outlives it. */
+        /* The group's name is the set's, which outlives it, and the set
+         * has classified it already. */
         r = filter_group_new(f, u->id, &g);
         if (r < 0)
                 return r;
+        g->name_len = strlen(u->id);
+        g->name_classified = true;
+        g->name_kind = u->id_kind;
+        if (u->id_kind >= 0)
+                g->name_type = u->id_type;
         r = root_unit_files(f, rr, u, unit, g);
         filter_group_recycle(f, g);
         return r;

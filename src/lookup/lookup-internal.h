@@ -16,6 +16,10 @@ typedef enum EntryKind {
 /* One name in the search path, the first directory that has it. */
 typedef struct Entry {
         char *name;
+        /* unit_name_classify_type() of name, a valid unit name: its form
+         * and type. */
+        int name_kind;
+        UnitType name_type;
         EntryKind kind;
         char *path;            /* the entry itself: "/etc/systemd/system/foo.service" */
         char *target;          /* ALIAS: unit name; LINKED: the simplified target path */
@@ -28,6 +32,10 @@ typedef struct Entry {
 /* A NAME.d directory in one search directory. */
 typedef struct DropinDir {
         char *key;             /* NAME, for NAME.d */
+        /* unit_name_classify_type() of key (negative for a type,
+         * "service"), and the type of a valid key. */
+        int key_kind;
+        UnitType key_type;
         struct DropinDir *next; /* the same NAME in a later search directory */
         size_t dir;
         char *path;            /* resolved inside the root; NULL with error */

@@ -20,6 +20,11 @@
 /* systemd follows at most this many aliases (unit_ids_map_get()). */
 #define ALIAS_FOLLOW_MAX 32
 
+/* A name's form not worked out yet: unit_name_classify_type() never
+ * answers 0. Names the scan classified carry their form along; the few
+ * others are classified where they are looked at. */
+#define NAME_KIND_UNKNOWN 0
+
 /* Follows aliases from name. Returns the final entry, NULL with -ENOENT
  * (*missing set to the name not found) or -ELOOP. */
 static int resolve_name(const Builder *b, const char *name, Entry **ret, const char **missing) {
@@ -71,7 +76,9 @@ static int unit_add_alias(LookupUnit *u, const char *name) {
         return 0;
 }
 
-static int get_unit(Builder *b, const char *id, LookupUnit **ret) {
+/* The unit called id, made when there is none yet; kind and type: what
+ * unit_name_classify_type() says of id, or NAME_KIND_UNKNOWN. */
+static int get_unit(Builder *b, const char *id, int kind, UnitType type, LookupUnit **ret) {
         LookupUnit *u = strmap_get(&b->units, id);
         int r;
 
@@ -87,6 +94,10 @@ static int get_unit(Builder *b, const char *id, LookupUnit **ret) {
                 free(u);
                 return -ENOMEM;
         }
+        if (kind == NAME_KIND_UNKNOWN)
+                kind = unit_name_classify_type(id, &type);
+        u->id_kind = kind;
+        u->id_type = kind >= 0 ? type : _UNIT_TYPE_INVALID;
         b->unit_list[b->n_units++] = u;
         r = strmap_put(&b->units, u->id, u);
         if (r < 0)
@@ -153,17 +164,24 @@ static int set_fragment(Builder *b, LookupUnit *u, const Entry *e) {
         return 0;
 }
 
-/* Adds the unit a name leads to (creating it), with the name as an alias. */
-static int add_name(Builder *b, const char *name, bool from_dependency) {
+/* Adds the unit a name leads to (creating it), with the name as an alias.
+ * kind, type: unit_name_classify_type() of name, or NAME_KIND_UNKNOWN. */
+static int add_name(Builder *b, const char *name, int kind, UnitType type, bool from_dependency) {
         _cleanup_free_ char *template = NULL, *id_buf = NULL, *instance = NULL;
         const char *missing = NULL, *id;
         Entry *e = NULL;
         LookupUnit *u;
-        int r, kind;
+        int r;
 
-        kind = unit_name_to_instance(name, &instance);
+        if (kind == NAME_KIND_UNKNOWN)
+                kind = unit_name_classify_type(name, &type);
         if (kind < 0)
-                return kind == -ENOMEM ? kind : 0;
+                return 0;
+        if (kind == UNIT_NAME_INSTANCE) {
+                r = unit_name_to_instance(name, &instance);
+                if (r < 0)
+                        return r == -ENOMEM ? r : 0;
+        }
         r = resolve_name(b, name, &e, &missing);
         if (r == -ENOENT && kind == UNIT_NAME_INSTANCE && streq(missing, name)) {
                 r = unit_name_template(name, &template);
@@ -175,7 +193,7 @@ static int add_name(Builder *b, const char *name, bool from_dependency) {
                 Entry *first = strmap_get(&b->names, name);
                 int err = r;
 
-                r = get_unit(b, name, &u);
+                r = get_unit(b, name, kind, type, &u);
                 if (r <= 0)
                         return r;
                 u->state = LOOKUP_UNIT_BAD;
@@ -194,12 +212,15 @@ static int add_name(Builder *b, const char *name, bool from_dependency) {
 
         /* The unit's name is the fragment's, instantiated for an instance. */
         id = e->name;
-        if (kind == UNIT_NAME_INSTANCE && unit_name_is_template(e->name)) {
+        kind = e->name_kind;
+        type = e->name_type;
+        if (instance && e->name_kind == UNIT_NAME_TEMPLATE) {
                 id = id_buf = instantiate(e->name, instance);
                 if (!id_buf)
                         return -ENOMEM;
+                kind = NAME_KIND_UNKNOWN;
         }
-        r = get_unit(b, id, &u);
+        r = get_unit(b, id, kind, type, &u);
         if (r < 0)
                 return r;
         if (r > 0) {
@@ -225,7 +246,7 @@ static int list_template_names(Builder *b, TemplateName **ret, size_t *ret_n) {
                 const char *missing;
                 Entry *frag;
 
-                if (!unit_name_is_template(b->entries[i]->name) ||
+                if (b->entries[i]->name_kind != UNIT_NAME_TEMPLATE ||
                     resolve_name(b, b->entries[i]->name, &frag, &missing) < 0)
                         continue;
                 if (GREEDY_REALLOC(list, allocated, n + 1) < 0) {
@@ -247,8 +268,11 @@ static int add_template_aliases(Builder *b, LookupUnit *u, const TemplateName *t
         Entry *frag;
         int r;
 
-        if (unit_name_to_instance(u->id, &instance) != UNIT_NAME_INSTANCE)
+        if (u->id_kind != UNIT_NAME_INSTANCE)
                 return 0;
+        r = unit_name_to_instance(u->id, &instance);
+        if (r < 0)
+                return r;
         r = unit_name_template(u->id, &template);
         if (r < 0)
                 return r;
@@ -324,7 +348,7 @@ static bool has_dash_stem(const Builder *b, const char *name) {
  * directory: the name's own, its template's, then those of its dash
  * prefixes, most specific first (the same for every directory). Only names
  * that have a drop-in directory somewhere are kept. */
-static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth) {
+static int expand_name(Builder *b, NameList *l, const char *name, int kind, UnitType type, unsigned depth) {
         /* The name is valid (shorter than UNIT_NAME_MAX) once classified:
          * its parts are cut from it here, on the stack, with one
          * classification instead of one per helper. */
@@ -332,7 +356,7 @@ static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth
         const char *at, *dot, *type_name;
         size_t n_prefix, n_instance = 0, k;
         bool chopped = false;
-        int r, kind;
+        int r;
 
         if (depth > 64)
                 return 0;
@@ -345,7 +369,8 @@ static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth
                 }
                 l->items[l->n++] = s;
         }
-        kind = unit_name_classify(name);
+        if (kind == NAME_KIND_UNKNOWN)
+                kind = unit_name_classify_type(name, &type);
         if (kind < 0)
                 return 0;
         if (kind == UNIT_NAME_INSTANCE) {
@@ -354,7 +379,7 @@ static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth
                 r = unit_name_template(name, &template);
                 if (r < 0)
                         return r;
-                r = expand_name(b, l, template, depth + 1);
+                r = expand_name(b, l, template, NAME_KIND_UNKNOWN, _UNIT_TYPE_INVALID, depth + 1);
                 if (r < 0)
                         return r;
         }
@@ -385,7 +410,7 @@ static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth
                 prefix[n] = '\0';       /* a trailing dash is chopped once */
                 chopped = true;
         }
-        type_name = unit_type_to_string(unit_type_from_string(dot + 1));
+        type_name = unit_type_to_string(type);   /* the suffix's, dot + 1 */
         if (!type_name)
                 return 0;
         /* prefix[@instance].type: each part is shorter than the name. */
@@ -398,9 +423,10 @@ static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth
         }
         built[k++] = '.';
         strcpy(built + k, type_name);
-        if (!unit_name_is_valid(built, UNIT_NAME_ANY))
+        kind = unit_name_classify_type(built, &type);
+        if (kind < 0)
                 return 0;
-        return expand_name(b, l, built, depth + 1);
+        return expand_name(b, l, built, kind, type, depth + 1);
 }
 
 typedef struct Found {
@@ -502,7 +528,7 @@ static int collect_dropins(Builder *b, LookupUnit *u) {
         _cleanup_free_ Found *found = NULL;
         DropinDirList l = {};
         size_t n_found = 0, allocated = 0, kept = 0;
-        UnitType type = unit_name_to_type(u->id);
+        UnitType type = u->id_type;
         int r = 0;
 
         /* Every name of the unit, in every directory; the type-wide
@@ -511,7 +537,8 @@ static int collect_dropins(Builder *b, LookupUnit *u) {
                 _cleanup_free_ DropinDir **cursors = NULL;
                 NameList names = {};
 
-                r = expand_name(b, &names, k == 0 ? u->id : u->aliases[k - 1], 0);
+                r = k == 0 ? expand_name(b, &names, u->id, u->id_kind, u->id_type, 0)
+                           : expand_name(b, &names, u->aliases[k - 1], NAME_KIND_UNKNOWN, _UNIT_TYPE_INVALID, 0);
                 if (r >= 0 && names.n > 0) {
                         cursors = malloc_multiply(names.n, sizeof(DropinDir *));
                         if (!cursors)
@@ -605,15 +632,15 @@ int build_units(Builder *b) {
         int r = 0;
 
         for (size_t i = 0; r >= 0 && i < b->n_entries; i++)
-                r = add_name(b, b->entries[i]->name, false);
+                r = add_name(b, b->entries[i]->name, b->entries[i]->name_kind, b->entries[i]->name_type, false);
         for (size_t i = 0; r >= 0 && i < b->n_extra; i++)
-                r = add_name(b, b->extra_names[i], true);
+                r = add_name(b, b->extra_names[i], NAME_KIND_UNKNOWN, _UNIT_TYPE_INVALID, true);
         /* Instances that only have a drop-in directory of their own. */
         for (size_t i = 0; r >= 0 && i < b->n_dropin_dirs; i++) {
                 const char *key = b->dropin_dirs[i]->key;
 
-                if (unit_name_is_instance(key) && !strmap_get(&b->units, key))
-                        r = add_name(b, key, true);
+                if (b->dropin_dirs[i]->key_kind == UNIT_NAME_INSTANCE && !strmap_get(&b->units, key))
+                        r = add_name(b, key, NAME_KIND_UNKNOWN, _UNIT_TYPE_INVALID, true);
         }
 
         if (r >= 0)
@@ -640,7 +667,7 @@ int build_units(Builder *b) {
 
                 if (d->used)
                         continue;
-                r = get_unit(b, key, &u);
+                r = get_unit(b, key, d->key_kind, d->key_type, &u);
                 if (r <= 0)
                         continue;
                 u->state = LOOKUP_UNIT_DROPINS_ONLY;

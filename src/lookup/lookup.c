@@ -183,7 +183,8 @@ static const char *alias_problem(const char *src, const char *dst) {
         return NULL;
 }
 
-static int scan_symlink(Builder *b, size_t dir, int dfd, const char *name, const char *path) {
+static int scan_symlink(Builder *b, size_t dir, int dfd, const char *name, int name_kind, UnitType name_type,
+                        const char *path) {
         const SearchDir *sd = &b->set->paths.dirs[dir];
         _cleanup_free_ char *abs = NULL, *simplified = NULL;
         char target[PATH_MAX];
@@ -221,6 +222,8 @@ static int scan_symlink(Builder *b, size_t dir, int dfd, const char *name, const
         if (!e)
                 return -ENOMEM;
         e->dir = dir;
+        e->name_kind = name_kind;
+        e->name_type = name_type;
         e->name = strdup(name);
         e->path = strdup(path);
         if (!e->name || !e->path) {
@@ -289,17 +292,21 @@ static int note_dash_stem(Builder *b, const char *key) {
 static int note_dropin_dir(Builder *b, size_t dir, const char *name, const char *path, bool is_real_dir) {
         _cleanup_free_ char *key = strndup(name, strlen(name) - 2);
         DropinDir *d, *first;
-        int r;
+        UnitType key_type = _UNIT_TYPE_INVALID;
+        int r, key_kind;
 
         if (!key)
                 return -ENOMEM;
-        if (!unit_name_is_valid(key, UNIT_NAME_ANY) && unit_type_from_string(key) < 0)
+        key_kind = unit_name_classify_type(key, &key_type);
+        if (key_kind < 0 && unit_type_from_string(key) < 0)
                 return builder_diag(b, DIAG_WARNING, "lookup.not-a-unit", path,
                                     "Directory name is not NAME.d for a unit name or a unit type; systemd never reads it");
         d = new0(DropinDir, 1);
         if (!d)
                 return -ENOMEM;
         d->dir = dir;
+        d->key_kind = key_kind;
+        d->key_type = key_type;
         d->key = TAKE_PTR(key);
         /* A real directory in a resolved search directory needs no
          * resolution; a symlinked one is resolved inside the root. */
@@ -360,7 +367,8 @@ static int scan_dependency_dir(Builder *b, const char *path) {
                 return builder_diag(b, DIAG_ERROR, "lookup.unreadable", path, "Cannot read directory: %s",
                                     strerror(-r));
         for (size_t i = 0; r >= 0 && i < l.n; i++)
-                if (l.entries[i].name[0] != '.' && unit_name_is_instance(l.entries[i].name))
+                if (l.entries[i].name[0] != '.' &&
+                    unit_name_classify_type_n(l.entries[i].name, l.entries[i].len, NULL) == UNIT_NAME_INSTANCE)
                         r = add_extra_name(b, l.entries[i].name);
         return r;
 }
@@ -383,6 +391,8 @@ static int scan_search_dir(Builder *b, size_t dir) {
                 _cleanup_free_ char *path = NULL;
                 const DirEntry *de = &l.entries[i];
                 const char *name = de->name;
+                UnitType type = _UNIT_TYPE_INVALID;
+                int kind;
                 bool is_unit;
                 struct stat st;
 
@@ -393,7 +403,8 @@ static int scan_search_dir(Builder *b, size_t dir) {
                         r = -ENOMEM;
                         continue;
                 }
-                is_unit = unit_name_is_valid(name, UNIT_NAME_ANY);
+                kind = unit_name_classify_type_n(name, de->len, &type);
+                is_unit = kind >= 0;
                 /* The directory's own record of the type saves a stat per
                  * entry; a unit file is stat'ed anyway (an empty one is a
                  * mask). */
@@ -421,7 +432,7 @@ static int scan_search_dir(Builder *b, size_t dir) {
                                 continue;
                         }
                         if (S_ISLNK(st.st_mode)) {
-                                r = scan_symlink(b, dir, dfd, name, path);
+                                r = scan_symlink(b, dir, dfd, name, kind, type, path);
                                 continue;
                         }
                         if (!S_ISREG(st.st_mode)) {
@@ -436,6 +447,8 @@ static int scan_search_dir(Builder *b, size_t dir) {
                                 continue;
                         }
                         e->kind = ENTRY_FILE;
+                        e->name_kind = kind;
+                        e->name_type = type;
                         e->dir = dir;
                         e->path = TAKE_PTR(path);
                         e->empty = st.st_size == 0;

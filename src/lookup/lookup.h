@@ -8,6 +8,7 @@
 #include "basic/strmap.h"
 #include "lookup-paths.h"
 #include "root.h"
+#include "unit/unit-type.h"
 
 /* A root's unit set as systemd's manager assembles it, offline: which unit
  * files exist under the search path (the highest directory wins), which
@@ -36,6 +37,12 @@ typedef enum LookupUnitState {
 
 typedef struct LookupUnit {
         char *id;              /* the unit's name: the fragment's, instantiated */
+        /* What unit_name_classify_type() says of id (negative: not a unit
+         * name, as a type-wide drop-in directory's "service"), and the
+         * type (_UNIT_TYPE_INVALID with a negative id_kind): worked out
+         * once, for the set and its readers. */
+        int id_kind;
+        UnitType id_type;
         LookupUnitState state;
         LookupFile fragment;   /* path NULL for none */
         char *masked_by;       /* the mask's path */

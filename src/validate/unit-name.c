@@ -38,17 +38,19 @@ static const uint8_t name_char_class[256] = {
 };
 #undef B
 
-int unit_name_classify_type(const char *name, UnitType *ret_type) {
+int unit_name_classify_type_n(const char *name, size_t n, UnitType *ret_type) {
         const char *dot, *at = NULL;
         UnitType type;
 
-        if (!name || !name[0] || strlen(name) >= UNIT_NAME_MAX)
+        if (!name || n == 0 || n >= UNIT_NAME_MAX)
                 return -EINVAL;
 
-        dot = strrchr(name, '.');
+        dot = memrchr(name, '.', n);
         if (!dot || dot == name)
                 return -EINVAL;
-        type = unit_type_from_string(dot + 1);
+        /* The suffix from the length known (the strnlen() of
+         * unit_type_from_string() spared). */
+        type = unit_type_from_mem(dot + 1, n - (size_t) (dot + 1 - name));
         if (type < 0)
                 return -EINVAL;
 
@@ -74,6 +76,12 @@ int unit_name_classify_type(const char *name, UnitType *ret_type) {
         if (!at)
                 return UNIT_NAME_PLAIN;
         return at + 1 == dot ? UNIT_NAME_TEMPLATE : UNIT_NAME_INSTANCE;
+}
+
+int unit_name_classify_type(const char *name, UnitType *ret_type) {
+        if (!name)
+                return -EINVAL;
+        return unit_name_classify_type_n(name, strlen(name), ret_type);
 }
 
 int unit_name_classify(const char *name) {
