@@ -4,6 +4,8 @@
 /* Shared between the scan of the search path (lookup.c) and the assembly of
  * units from it (lookup-units.c). */
 
+#include <sys/stat.h>
+
 #include "lookup.h"
 
 typedef enum EntryKind {
@@ -23,7 +25,12 @@ typedef struct Entry {
         EntryKind kind;
         char *path;            /* the entry itself: "/etc/systemd/system/foo.service" */
         char *target;          /* ALIAS: unit name; LINKED: the simplified target path */
+        /* LINKED: what lstat() said of target while it was simplified (0:
+         * not looked at). Not a symlink: target is resolved already. */
+        mode_t target_mode;
+        off_t target_size;
         char *source;          /* FILE: resolved path (the directory's, plus the name) */
+        size_t source_id;      /* FILE: source's LookupFile.source_id */
         bool empty;            /* FILE: size 0, which masks the unit */
         bool size_unknown;     /* FILE: not stat'ed (LOOKUP_LAZY_EMPTY) */
         size_t dir;
@@ -69,6 +76,19 @@ typedef struct Builder {
         char **extra_names;    /* instances named by dependency links */
         size_t n_extra, allocated_extra;
 
+        /* Source strings of files that are not a FILE entry's (linked unit
+         * files, drop-ins) -> their source_id + 1. A FILE entry's source is
+         * told by its name: the entries hold each name once. */
+        StrMap source_ids;
+        size_t n_sources;
+
+        /* What "/dev/null", the usual mask's target, simplifies to inside
+         * the root: worked out for the first mask only. */
+        bool devnull_known;
+        int devnull_r;
+        char *devnull;
+        struct stat devnull_st;
+
         StrMap units;          /* id -> LookupUnit */
         LookupUnit **unit_list;
         size_t n_units, allocated_units;
@@ -77,3 +97,7 @@ typedef struct Builder {
 int builder_diag(Builder *b, DiagSeverity sev, const char *rule, const char *path, const char *fmt, ...)
         _printf_(5, 6);
 int build_units(Builder *b);
+/* The source_id of a file that reads source (a resolved path): a FILE
+ * entry's own, or one given to source before, or a new one (source is
+ * kept as the key: it must live as long as the builder). */
+int builder_source_id(Builder *b, const char *source, size_t *ret);

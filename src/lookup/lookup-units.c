@@ -106,21 +106,28 @@ static int get_unit(Builder *b, const char *id, int kind, UnitType type, LookupU
         return 1;
 }
 
-/* Whether a file reads as empty, which masks a unit (null_or_empty). */
-static bool resolved_is_empty(const Builder *b, const char *resolved) {
+/* Whether a file reads as empty, which masks a unit (null_or_empty).
+ * mode, size: its lstat() when known already (mode 0: not known). */
+static bool resolved_is_empty(const Builder *b, const char *resolved, mode_t mode, off_t size) {
         struct stat st;
 
         if (streq(resolved, "/dev/null"))
                 return true;
-        if (fstatat(b->root->fd, resolved[1] ? resolved + 1 : ".", &st, AT_SYMLINK_NOFOLLOW) < 0)
-                return false;
-        return S_ISCHR(st.st_mode) || (S_ISREG(st.st_mode) && st.st_size == 0);
+        if (mode == 0) {
+                if (fstatat(b->root->fd, resolved[1] ? resolved + 1 : ".", &st, AT_SYMLINK_NOFOLLOW) < 0)
+                        return false;
+                mode = st.st_mode;
+                size = st.st_size;
+        }
+        return S_ISCHR(mode) || (S_ISREG(mode) && size == 0);
 }
 
 /* Sets the unit's fragment from the final entry of its name. */
 static int set_fragment(Builder *b, LookupUnit *u, const Entry *e) {
         _cleanup_free_ char *source = NULL;
         const char *shown;
+        mode_t mode = 0;
+        off_t size = 0;
         int r = 0;
 
         switch (e->kind) {
@@ -130,7 +137,17 @@ static int set_fragment(Builder *b, LookupUnit *u, const Entry *e) {
                 return u->masked_by ? 0 : -ENOMEM;
         case ENTRY_LINKED:
                 shown = e->path;
-                r = root_chase(b->root, e->target, 0, &source);
+                if (e->target_mode != 0 && !S_ISLNK(e->target_mode)) {
+                        /* The scan resolved every component of the target,
+                         * the last one no symlink: resolving it again would
+                         * give the same path. */
+                        source = strdup(e->target);
+                        if (!source)
+                                return -ENOMEM;
+                        mode = e->target_mode;
+                        size = e->target_size;
+                } else
+                        r = root_chase(b->root, e->target, 0, &source);
                 break;
         default:
                 u->state = LOOKUP_UNIT_LOADED;
@@ -143,6 +160,7 @@ static int set_fragment(Builder *b, LookupUnit *u, const Entry *e) {
                 u->fragment.regular = true;
                 u->fragment.path = strdup(e->path);
                 u->fragment.source = strdup(e->source);
+                u->fragment.source_id = e->source_id;
                 return u->fragment.path && u->fragment.source ? 0 : -ENOMEM;
         }
         if (r == -ENOMEM)
@@ -155,13 +173,13 @@ static int set_fragment(Builder *b, LookupUnit *u, const Entry *e) {
                 u->fragment.error = r;
                 return 0;
         }
-        if (resolved_is_empty(b, source)) {
+        if (resolved_is_empty(b, source, mode, size)) {
                 u->state = LOOKUP_UNIT_MASKED;
                 u->masked_by = TAKE_PTR(u->fragment.path);
                 return 0;
         }
         u->fragment.source = TAKE_PTR(source);
-        return 0;
+        return builder_source_id(b, u->fragment.source, &u->fragment.source_id);
 }
 
 /* Adds the unit a name leads to (creating it), with the name as an alias.
@@ -468,7 +486,7 @@ static int dropin_file(Builder *b, const DropinDir *d, const DirEntry *de, Looku
         if (S_ISREG(st.st_mode)) {
                 f->regular = true;
                 f->source = strdup(f->path);
-                return f->source ? 0 : -ENOMEM;
+                return f->source ? builder_source_id(b, f->source, &f->source_id) : -ENOMEM;
         }
         if (S_ISLNK(st.st_mode)) {
                 k = readlinkat(b->root->fd, f->path + 1, target, sizeof(target) - 1);
@@ -486,7 +504,8 @@ static int dropin_file(Builder *b, const DropinDir *d, const DirEntry *de, Looku
         else if (streq(f->source, "/dev/null")) {
                 free(f->source);
                 f->source = NULL;
-        }
+        } else
+                return builder_source_id(b, f->source, &f->source_id);
         return 0;
 }
 
@@ -610,6 +629,7 @@ static int collect_dropins(Builder *b, LookupUnit *u) {
                 }
                 dst->error = src->error;
                 dst->regular = src->regular;
+                dst->source_id = src->source_id;
                 dst->path = strdup(src->path);
                 dst->source = src->source ? strdup(src->source) : NULL;
                 if (!dst->path || (src->source && !dst->source))

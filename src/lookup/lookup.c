@@ -119,6 +119,8 @@ static void builder_done(Builder *b) {
         for (size_t i = 0; i < b->n_extra; i++)
                 free(b->extra_names[i]);
         free(b->extra_names);
+        strmap_done(&b->source_ids);
+        free(b->devnull);
         strmap_done(&b->units);
         for (size_t i = 0; i < b->n_units; i++)
                 lookup_unit_free(b->unit_list[i]);
@@ -133,6 +135,30 @@ int builder_diag(Builder *b, DiagSeverity sev, const char *rule, const char *pat
         r = diag_addv(&b->set->diags, sev, EFFECT_NONE, rule, path, 0, NULL, NULL, fmt, ap);
         va_end(ap);
         return r;
+}
+
+int builder_source_id(Builder *b, const char *source, size_t *ret) {
+        const char *slash = strrchr(source, '/');
+        const Entry *e = slash ? strmap_get(&b->names, slash + 1) : NULL;
+        void *v;
+        int r;
+
+        /* A FILE entry's source is its directory's and its name: only the
+         * entry of that name can have it. */
+        if (e && e->kind == ENTRY_FILE && streq(e->source, source)) {
+                *ret = e->source_id;
+                return 0;
+        }
+        v = strmap_get(&b->source_ids, source);
+        if (v) {
+                *ret = (size_t) (uintptr_t) v - 1;
+                return 0;
+        }
+        r = strmap_put(&b->source_ids, source, (void *) (uintptr_t) (b->n_sources + 1));
+        if (r < 0)
+                return r;
+        *ret = b->n_sources++;
+        return 0;
 }
 
 /* ---- the name map (unit_file_build_name_map) --------------------------- */
@@ -183,12 +209,40 @@ static const char *alias_problem(const char *src, const char *dst) {
         return NULL;
 }
 
+/* A link's target (absolute, inside the root) simplified as systemd does
+ * (the last component not followed, missing ones kept as written), and
+ * the lstat() of the result where it was looked at. */
+static int simplify_target(Builder *b, const char *abs, char **ret, struct stat *ret_st) {
+        bool devnull = streq(abs, "/dev/null");
+        int r;
+
+        /* Masks link to /dev/null by the dozen: the same path in the same
+         * root simplifies the same way each time. */
+        if (devnull && b->devnull_known) {
+                *ret_st = b->devnull_st;
+                if (b->devnull_r < 0)
+                        return b->devnull_r;
+                *ret = strdup(b->devnull);
+                return *ret ? 0 : -ENOMEM;
+        }
+        r = root_chase_stat(b->root, abs, CHASE_NOFOLLOW_LAST | CHASE_NONEXISTENT, ret, ret_st);
+        if (!devnull || r == -ENOMEM)
+                return r;
+        if (r >= 0 && !(b->devnull = strdup(*ret)))
+                return -ENOMEM;
+        b->devnull_known = true;
+        b->devnull_r = r;
+        b->devnull_st = *ret_st;
+        return r;
+}
+
 static int scan_symlink(Builder *b, size_t dir, int dfd, const char *name, int name_kind, UnitType name_type,
                         const char *path) {
         const SearchDir *sd = &b->set->paths.dirs[dir];
         _cleanup_free_ char *abs = NULL, *simplified = NULL;
         char target[PATH_MAX];
         const char *dst, *problem;
+        struct stat tst = {};
         Entry *e;
         ssize_t k;
         int r;
@@ -209,7 +263,7 @@ static int scan_symlink(Builder *b, size_t dir, int dfd, const char *name, int n
                 abs = target[0] == '/' ? strdup(target) : root_path_join(sd->path, target);
                 if (!abs)
                         return -ENOMEM;
-                r = root_chase(b->root, abs, CHASE_NOFOLLOW_LAST | CHASE_NONEXISTENT, &simplified);
+                r = simplify_target(b, abs, &simplified, &tst);
         }
         if (r == -ENOMEM)
                 return r;
@@ -265,6 +319,8 @@ static int scan_symlink(Builder *b, size_t dir, int dfd, const char *name, int n
                 /* A linked unit file: loaded under the link's own path. */
                 e->kind = ENTRY_LINKED;
                 e->target = TAKE_PTR(simplified);
+                e->target_mode = tst.st_mode;
+                e->target_size = tst.st_size;
         }
         return add_entry(b, e);
 }
@@ -352,13 +408,20 @@ static int add_extra_name(Builder *b, const char *name) {
 }
 
 /* NAME.wants/, .requires/, .upholds/: dependencies, not units. Instances
- * named there are units of their own (getty@tty1.service). */
-static int scan_dependency_dir(Builder *b, const char *path) {
+ * named there are units of their own (getty@tty1.service). in_dir: the
+ * resolved search directory that lists NAME as a real directory (no
+ * resolution needed), or NULL for a symlink. */
+static int scan_dependency_dir(Builder *b, const char *path, const char *in_dir, const char *name) {
         _cleanup_free_ char *resolved = NULL;
         _cleanup_(dir_list_done) DirList l = DIR_LIST_INIT;
-        int r;
+        int r = 0;
 
-        r = root_chase(b->root, path, 0, &resolved);
+        if (in_dir)
+                resolved = root_path_join(in_dir, name);
+        else
+                r = root_chase(b->root, path, 0, &resolved);
+        if (r >= 0 && !resolved)
+                r = -ENOMEM;
         if (r >= 0)
                 r = root_list_dir(b->root, resolved, &l);
         if (r == -ENOMEM)
@@ -447,6 +510,7 @@ static int scan_search_dir(Builder *b, size_t dir) {
                                 continue;
                         }
                         e->kind = ENTRY_FILE;
+                        e->source_id = b->n_sources++;
                         e->name_kind = kind;
                         e->name_type = type;
                         e->dir = dir;
@@ -482,7 +546,7 @@ static int scan_search_dir(Builder *b, size_t dir) {
                         }
                         if (is_dir && (endswith(name, ".wants") || endswith(name, ".requires") ||
                                        endswith(name, ".upholds"))) {
-                                r = scan_dependency_dir(b, path);
+                                r = scan_dependency_dir(b, path, S_ISDIR(st.st_mode) ? sd->resolved : NULL, name);
                                 continue;
                         }
                 }
@@ -530,6 +594,7 @@ int lookup_set_build_full(const Root *root, LookupScope scope, unsigned version,
         if (r >= 0) {
                 set.units = TAKE_PTR(b.unit_list);
                 set.n_units = b.n_units;
+                set.n_sources = b.n_sources;
                 b.n_units = 0;
         }
         builder_done(&b);

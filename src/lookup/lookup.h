@@ -26,6 +26,10 @@ typedef struct LookupFile {
         char *source;          /* resolved path to read; NULL when masked */
         int error;             /* negative errno when it cannot be resolved */
         bool regular;          /* source is a regular file, as its directory listed it */
+        /* With a source: the same number for the same source string in the
+         * whole set, below LookupSet.n_sources, so that a reader can tell
+         * the files several units share without comparing paths. */
+        size_t source_id;
 } LookupFile;
 
 typedef enum LookupUnitState {
@@ -59,6 +63,7 @@ typedef struct LookupSet {
         LookupPaths paths;
         LookupUnit **units;    /* sorted by id */
         size_t n_units;
+        size_t n_sources;      /* LookupFile.source_id is below it */
         DiagList diags;        /* findings about the tree itself */
 } LookupSet;
 
