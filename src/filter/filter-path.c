@@ -685,25 +685,39 @@ int filter_path(Filter *f, const char *given, bool framed) {
 
 /* A unit file or drop-in named on the command line, read already (data
  * taken; error < 0 when it could not be read): what filter_path() does
- * with a regular file that is not a symlink. */
-static int filter_read_file(Filter *f, const char *path, bool framed, int error, char *data, size_t size) {
-        _cleanup_(unit_group_freep) UnitGroup *g = NULL;
-        _cleanup_free_ char *name = NULL, *dropin_of = NULL;
+ * with a regular file that is not a symlink. unit_base: the file name of
+ * a unit file (not in a NAME.d/), as filter_paths() found it, which
+ * outlives the group; NULL to work it out here. */
+static int filter_read_file(Filter *f, const char *path, const char *unit_base, bool framed, int error, char *data,
+                            size_t size) {
+        _cleanup_free_ char *dropin_of = NULL;
+        UnitGroup *g;
+        bool dropin;
         int r;
 
-        r = cat_dropin_unit_name(path, &dropin_of);
-        if (r >= 0) {
-                name = dropin_of ? strdup(dropin_of) : path_basename_dup(path);
-                r = name ? unit_group_new(name, &g) : -ENOMEM;
+        r = unit_base ? 0 : cat_dropin_unit_name(path, &dropin_of);
+        dropin = dropin_of != NULL;
+        if (r >= 0 && !unit_base && !dropin) {
+                const char *slash = strrchr(path, '/');
+
+                unit_base = slash ? slash + 1 : path;   /* path outlives the group too */
         }
+        if (r >= 0)
+                r = filter_group_new(f, unit_base, &g);
         if (r < 0) {
                 free(data);
                 return r;
         }
-        g->has_fragment = !dropin_of;
-        r = group_add_read(f, g, path, strlen(path), dropin_of != NULL, framed, error, data, size, false, NULL);
+        if (dropin) {
+                /* The group's own copy of the name, freed with it. */
+                g->name = TAKE_PTR(dropin_of);
+                g->name_borrowed = false;
+        }
+        g->has_fragment = !dropin;
+        r = group_add_read(f, g, path, strlen(path), dropin, framed, error, data, size, false, NULL);
         if (r >= 0 && (g->n_files > 0 || g->unreadable))
                 r = finish_group(f, g);
+        filter_group_recycle(f, g);
         return r < 0 ? r : filter_flush(f);
 }
 
@@ -775,6 +789,8 @@ typedef struct GivenPath {
         bool unit;             /* a regular file, not in a NAME.d/ directory */
         char *base;            /* its file name (units only) */
         char *home, *name;     /* drop-ins: DIR (resolved) and NAME of DIR/NAME.d/X.conf */
+        int dfd;               /* where it was looked at: a directory (or AT_FDCWD) */
+        const char *rel;       /* and the path relative to it (in the argument) */
 } GivenPath;
 
 static void given_paths_free(GivenPath *g, size_t n) {
@@ -797,8 +813,11 @@ static int given_paths_scan(DirFds *dirs, char *const *paths, size_t n, GivenPat
 
                 if (streq(paths[i], "-"))
                         continue;
-                /* lstat(), the path looked up below its directory. */
+                /* lstat(), the path looked up below its directory, where
+                 * it is read from too. */
                 dfd = dir_fds_at(dirs, paths[i], true, &name);
+                g[i].dfd = dfd;
+                g[i].rel = name;
                 if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
                         continue;
                 g[i].regular = S_ISREG(st.st_mode);
@@ -839,8 +858,8 @@ static bool read_alone(const GivenPath *given, const size_t *owner, const size_t
         return given[i].regular && !owner[i] && n_dropins[i] == 0;
 }
 
-static int given_batch_fill(Filter *f, GivenBatch *b, DirFds *dirs, char *const *paths, const GivenPath *given,
-                            const size_t *owner, const size_t *n_dropins, size_t from, size_t n) {
+static int given_batch_fill(Filter *f, GivenBatch *b, const GivenPath *given, const size_t *owner,
+                            const size_t *n_dropins, size_t from, size_t n) {
         int r;
 
         b->n = b->next = 0;
@@ -848,8 +867,8 @@ static int given_batch_fill(Filter *f, GivenBatch *b, DirFds *dirs, char *const 
                 if (read_alone(given, owner, n_dropins, i)) {
                         BatchFile *bf = &b->files[b->n];
 
-                        *bf = (BatchFile) {};
-                        bf->dfd = dir_fds_at(dirs, paths[i], false, &bf->name);
+                        /* regular: looked at, so dfd and rel are set. */
+                        *bf = (BatchFile) { .dfd = given[i].dfd, .name = given[i].rel };
                         b->path[b->n++] = i;
                 }
         if (!f->batch) {
@@ -921,12 +940,13 @@ int filter_paths(Filter *f, char *const *paths, size_t n, bool framed) {
                         BatchFile *file;
 
                         if (batch.next == batch.n) {
-                                r = given_batch_fill(f, &batch, &dirs, paths, given, owner, n_dropins, i, n);
+                                r = given_batch_fill(f, &batch, given, owner, n_dropins, i, n);
                                 if (r < 0)
                                         break;
                         }
                         file = &batch.files[batch.next++];
-                        r = filter_read_file(f, paths[i], framed, file->error, TAKE_PTR(file->data), file->size);
+                        r = filter_read_file(f, paths[i], given[i].unit ? given[i].base : NULL, framed, file->error,
+                                             TAKE_PTR(file->data), file->size);
                         continue;
                 }
                 for (size_t j = 0; j < n; j++) {
