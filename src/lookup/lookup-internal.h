@@ -97,6 +97,8 @@ typedef struct Builder {
 int builder_diag(Builder *b, DiagSeverity sev, const char *rule, const char *path, const char *fmt, ...)
         _printf_(5, 6);
 int build_units(Builder *b);
+/* A copy of str in the set's blocks (never freed alone), or NULL. */
+char *lookup_set_strdup(LookupSet *s, const char *str);
 /* The source_id of a file that reads source (a resolved path): a FILE
  * entry's own, or one given to source before, or a new one (source is
  * kept as the key: it must live as long as the builder). */

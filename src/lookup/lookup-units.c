@@ -56,7 +56,8 @@ static char *instantiate(const char *template, const char *instance) {
         return s;
 }
 
-static int unit_add_alias(LookupUnit *u, const char *name) {
+static int unit_add_alias(Builder *b, LookupUnit *u, const char *name) {
+        char **aliases;
         char *s;
 
         if (streq(name, u->id))
@@ -64,14 +65,13 @@ static int unit_add_alias(LookupUnit *u, const char *name) {
         for (size_t i = 0; i < u->n_aliases; i++)
                 if (streq(u->aliases[i], name))
                         return 0;
-        s = strdup(name);
+        s = lookup_set_strdup(b->set, name);
         if (!s)
                 return -ENOMEM;
-        u->aliases = reallocarray_safe(u->aliases, u->n_aliases + 1, sizeof(char *));
-        if (!u->aliases) {
-                free(s);
+        aliases = reallocarray_safe(u->aliases, u->n_aliases + 1, sizeof(char *));
+        if (!aliases)
                 return -ENOMEM;
-        }
+        u->aliases = aliases;
         u->aliases[u->n_aliases++] = s;
         return 0;
 }
@@ -87,10 +87,8 @@ static int get_unit(Builder *b, const char *id, int kind, UnitType type, LookupU
                 return 0;
         }
         u = new0(LookupUnit, 1);
-        if (!u || !(u->id = strdup(id)) ||
+        if (!u || !(u->id = lookup_set_strdup(b->set, id)) ||
             GREEDY_REALLOC(b->unit_list, b->allocated_units, b->n_units + 1) < 0) {
-                if (u)
-                        free(u->id);
                 free(u);
                 return -ENOMEM;
         }
@@ -133,7 +131,7 @@ static int set_fragment(Builder *b, LookupUnit *u, const Entry *e) {
         switch (e->kind) {
         case ENTRY_MASK:
                 u->state = LOOKUP_UNIT_MASKED;
-                u->masked_by = strdup(e->path);
+                u->masked_by = lookup_set_strdup(b->set, e->path);
                 return u->masked_by ? 0 : -ENOMEM;
         case ENTRY_LINKED:
                 shown = e->path;
@@ -153,20 +151,20 @@ static int set_fragment(Builder *b, LookupUnit *u, const Entry *e) {
                 u->state = LOOKUP_UNIT_LOADED;
                 if (e->empty) {
                         u->state = LOOKUP_UNIT_MASKED;
-                        u->masked_by = strdup(e->path);
+                        u->masked_by = lookup_set_strdup(b->set, e->path);
                         return u->masked_by ? 0 : -ENOMEM;
                 }
                 u->maybe_empty = e->size_unknown;
                 u->fragment.regular = true;
-                u->fragment.path = strdup(e->path);
-                u->fragment.source = strdup(e->source);
+                u->fragment.path = lookup_set_strdup(b->set, e->path);
+                u->fragment.source = lookup_set_strdup(b->set, e->source);
                 u->fragment.source_id = e->source_id;
                 return u->fragment.path && u->fragment.source ? 0 : -ENOMEM;
         }
         if (r == -ENOMEM)
                 return r;
         u->state = LOOKUP_UNIT_LOADED;
-        u->fragment.path = strdup(shown);
+        u->fragment.path = lookup_set_strdup(b->set, shown);
         if (!u->fragment.path)
                 return -ENOMEM;
         if (r < 0) {
@@ -178,7 +176,9 @@ static int set_fragment(Builder *b, LookupUnit *u, const Entry *e) {
                 u->masked_by = TAKE_PTR(u->fragment.path);
                 return 0;
         }
-        u->fragment.source = TAKE_PTR(source);
+        u->fragment.source = lookup_set_strdup(b->set, source);
+        if (!u->fragment.source)
+                return -ENOMEM;
         return builder_source_id(b, u->fragment.source, &u->fragment.source_id);
 }
 
@@ -246,7 +246,7 @@ static int add_name(Builder *b, const char *name, int kind, UnitType type, bool 
                 if (r < 0)
                         return r;
         }
-        return unit_add_alias(u, name);
+        return unit_add_alias(b, u, name);
 }
 
 /* A template name in the search path and the fragment it resolves to. */
@@ -304,7 +304,7 @@ static int add_template_aliases(Builder *b, LookupUnit *u, const TemplateName *t
                 alias = instantiate(templates[i].name, instance);
                 if (!alias)
                         return -ENOMEM;
-                r = unit_add_alias(u, alias);
+                r = unit_add_alias(b, u, alias);
                 if (r < 0)
                         return r;
         }
@@ -622,7 +622,7 @@ static int collect_dropins(Builder *b, LookupUnit *u) {
 
                 if (!src) {
                         dst->error = found[i].bad->error;
-                        dst->path = strdup(found[i].bad->path);
+                        dst->path = lookup_set_strdup(b->set, found[i].bad->path);
                         if (!dst->path)
                                 return -ENOMEM;
                         continue;
@@ -630,8 +630,8 @@ static int collect_dropins(Builder *b, LookupUnit *u) {
                 dst->error = src->error;
                 dst->regular = src->regular;
                 dst->source_id = src->source_id;
-                dst->path = strdup(src->path);
-                dst->source = src->source ? strdup(src->source) : NULL;
+                dst->path = lookup_set_strdup(b->set, src->path);
+                dst->source = src->source ? lookup_set_strdup(b->set, src->source) : NULL;
                 if (!dst->path || (src->source && !dst->source))
                         return -ENOMEM;
         }

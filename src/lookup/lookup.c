@@ -28,22 +28,43 @@ const char *lookup_unit_state_to_string(LookupUnitState s) {
         return "unknown";
 }
 
-static void lookup_file_done(LookupFile *f) {
-        free(f->path);
-        free(f->source);
+typedef struct LookupChunk {
+        struct LookupChunk *next;
+        size_t used, size;
+        char data[];
+} LookupChunk;
+
+/* Strings are copied into blocks of this size (a longer one gets a block
+ * of its own). */
+#define LOOKUP_CHUNK_SIZE 16384
+
+char *lookup_set_strdup(LookupSet *s, const char *str) {
+        size_t n = strlen(str) + 1;
+        LookupChunk *c = s->strings;
+        char *p;
+
+        if (!c || c->size - c->used < n) {
+                size_t size = MAX(n, (size_t) LOOKUP_CHUNK_SIZE);
+
+                if (size > SIZE_MAX - sizeof(LookupChunk))
+                        return NULL;
+                c = malloc(sizeof(LookupChunk) + size);
+                if (!c)
+                        return NULL;
+                *c = (LookupChunk) { .next = s->strings, .size = size };
+                s->strings = c;
+        }
+        p = c->data + c->used;
+        memcpy(p, str, n);
+        c->used += n;
+        return p;
 }
 
+/* The unit's strings are the set's (lookup_set_strdup()). */
 static LookupUnit *lookup_unit_free(LookupUnit *u) {
         if (!u)
                 return NULL;
-        free(u->id);
-        lookup_file_done(&u->fragment);
-        free(u->masked_by);
-        for (size_t i = 0; i < u->n_aliases; i++)
-                free(u->aliases[i]);
         free(u->aliases);
-        for (size_t i = 0; i < u->n_dropins; i++)
-                lookup_file_done(&u->dropins[i]);
         free(u->dropins);
         free(u);
         return NULL;
@@ -53,6 +74,12 @@ void lookup_set_done(LookupSet *s) {
         for (size_t i = 0; i < s->n_units; i++)
                 lookup_unit_free(s->units[i]);
         free(s->units);
+        while (s->strings) {
+                LookupChunk *next = s->strings->next;
+
+                free(s->strings);
+                s->strings = next;
+        }
         diag_list_done(&s->diags);
         lookup_paths_done(&s->paths);
         *s = (LookupSet) {};
