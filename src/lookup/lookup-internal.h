@@ -15,7 +15,8 @@ typedef enum EntryKind {
         ENTRY_MASK,            /* symlink to /dev/null */
 } EntryKind;
 
-/* One name in the search path, the first directory that has it. */
+/* One name in the search path, the first directory that has it. Its
+ * strings are the set's (lookup_set_strdup()): a unit shares them. */
 typedef struct Entry {
         char *name;
         /* unit_name_classify_type() of name, a valid unit name: its form
@@ -50,7 +51,8 @@ typedef struct DropinDir {
         bool used, listed;
         char **files;          /* *.conf entries, sorted (listed lazily), pointing into names */
         char *names;           /* the listing's names, NUL-separated */
-        LookupFile *resolved;  /* for each file: path, source (NULL: masked), error */
+        LookupFile *resolved;  /* for each file: path, source (NULL: masked), error; the
+                                * strings are the set's, shared by the units */
         size_t n_files;
 } DropinDir;
 
@@ -99,6 +101,8 @@ int builder_diag(Builder *b, DiagSeverity sev, const char *rule, const char *pat
 int build_units(Builder *b);
 /* A copy of str in the set's blocks (never freed alone), or NULL. */
 char *lookup_set_strdup(LookupSet *s, const char *str);
+/* root_path_join(dir, name) in the set's blocks. */
+char *lookup_set_join(LookupSet *s, const char *dir, const char *name);
 /* The source_id of a file that reads source (a resolved path): a FILE
  * entry's own, or one given to source before, or a new one (source is
  * kept as the key: it must live as long as the builder). */

@@ -131,8 +131,8 @@ static int set_fragment(Builder *b, LookupUnit *u, const Entry *e) {
         switch (e->kind) {
         case ENTRY_MASK:
                 u->state = LOOKUP_UNIT_MASKED;
-                u->masked_by = lookup_set_strdup(b->set, e->path);
-                return u->masked_by ? 0 : -ENOMEM;
+                u->masked_by = e->path;         /* the set's already */
+                return 0;
         case ENTRY_LINKED:
                 shown = e->path;
                 if (e->target_mode != 0 && !S_ISLNK(e->target_mode)) {
@@ -151,22 +151,20 @@ static int set_fragment(Builder *b, LookupUnit *u, const Entry *e) {
                 u->state = LOOKUP_UNIT_LOADED;
                 if (e->empty) {
                         u->state = LOOKUP_UNIT_MASKED;
-                        u->masked_by = lookup_set_strdup(b->set, e->path);
-                        return u->masked_by ? 0 : -ENOMEM;
+                        u->masked_by = e->path;
+                        return 0;
                 }
                 u->maybe_empty = e->size_unknown;
                 u->fragment.regular = true;
-                u->fragment.path = lookup_set_strdup(b->set, e->path);
-                u->fragment.source = lookup_set_strdup(b->set, e->source);
+                u->fragment.path = e->path;
+                u->fragment.source = e->source;
                 u->fragment.source_id = e->source_id;
-                return u->fragment.path && u->fragment.source ? 0 : -ENOMEM;
+                return 0;
         }
         if (r == -ENOMEM)
                 return r;
         u->state = LOOKUP_UNIT_LOADED;
-        u->fragment.path = lookup_set_strdup(b->set, shown);
-        if (!u->fragment.path)
-                return -ENOMEM;
+        u->fragment.path = (char *) shown;     /* the entry's: the set's */
         if (r < 0) {
                 u->fragment.error = r;
                 return 0;
@@ -465,12 +463,13 @@ static int found_compare(const void *a, const void *b) {
 }
 
 static int dropin_file(Builder *b, const DropinDir *d, const DirEntry *de, LookupFile *f) {
+        _cleanup_free_ char *source = NULL;
         char target[PATH_MAX];
         struct stat st;
         ssize_t k;
         int r;
 
-        f->path = root_path_join(d->path, de->name);
+        f->path = lookup_set_join(b->set, d->path, de->name);
         if (!f->path)
                 return -ENOMEM;
         /* The listing's file type spares a stat where it is known. */
@@ -485,8 +484,8 @@ static int dropin_file(Builder *b, const DropinDir *d, const DirEntry *de, Looku
         /* The directory is resolved: a regular file is read where it is. */
         if (S_ISREG(st.st_mode)) {
                 f->regular = true;
-                f->source = strdup(f->path);
-                return f->source ? builder_source_id(b, f->source, &f->source_id) : -ENOMEM;
+                f->source = f->path;
+                return builder_source_id(b, f->source, &f->source_id);
         }
         if (S_ISLNK(st.st_mode)) {
                 k = readlinkat(b->root->fd, f->path + 1, target, sizeof(target) - 1);
@@ -496,16 +495,17 @@ static int dropin_file(Builder *b, const DropinDir *d, const DirEntry *de, Looku
                                 return 0;       /* masked: no source */
                 }
         }
-        r = root_chase(b->root, f->path, 0, &f->source);
+        r = root_chase(b->root, f->path, 0, &source);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
                 f->error = r;
-        else if (streq(f->source, "/dev/null")) {
-                free(f->source);
-                f->source = NULL;
-        } else
+        else if (!streq(source, "/dev/null")) {
+                f->source = lookup_set_strdup(b->set, source);
+                if (!f->source)
+                        return -ENOMEM;
                 return builder_source_id(b, f->source, &f->source_id);
+        }
         return 0;
 }
 
@@ -630,10 +630,9 @@ static int collect_dropins(Builder *b, LookupUnit *u) {
                 dst->error = src->error;
                 dst->regular = src->regular;
                 dst->source_id = src->source_id;
-                dst->path = lookup_set_strdup(b->set, src->path);
-                dst->source = src->source ? lookup_set_strdup(b->set, src->source) : NULL;
-                if (!dst->path || (src->source && !dst->source))
-                        return -ENOMEM;
+                /* The directory's strings are the set's already. */
+                dst->path = src->path;
+                dst->source = src->source;
         }
         return 0;
 }

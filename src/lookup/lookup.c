@@ -11,6 +11,7 @@
 
 #include "basic/alloc-util.h"
 #include "basic/macro.h"
+#include "basic/strbuf.h"
 #include "lookup-internal.h"
 #include "validate/unit-name.h"
 
@@ -38,8 +39,8 @@ typedef struct LookupChunk {
  * of its own). */
 #define LOOKUP_CHUNK_SIZE 16384
 
-char *lookup_set_strdup(LookupSet *s, const char *str) {
-        size_t n = strlen(str) + 1;
+/* Room for n bytes in the set's blocks, or NULL. */
+static char *lookup_set_alloc(LookupSet *s, size_t n) {
         LookupChunk *c = s->strings;
         char *p;
 
@@ -55,8 +56,34 @@ char *lookup_set_strdup(LookupSet *s, const char *str) {
                 s->strings = c;
         }
         p = c->data + c->used;
-        memcpy(p, str, n);
         c->used += n;
+        return p;
+}
+
+char *lookup_set_strdup(LookupSet *s, const char *str) {
+        size_t n = strlen(str) + 1;
+        char *p = lookup_set_alloc(s, n);
+
+        return p ? memcpy(p, str, n) : NULL;
+}
+
+char *lookup_set_join(LookupSet *s, const char *dir, const char *name) {
+        size_t a = strlen(dir), k;
+        char *p;
+
+        while (a > 0 && dir[a - 1] == '/')
+                a--;
+        while (*name == '/')
+                name++;
+        k = strlen(name);
+        if (a > SIZE_MAX - k - 2)
+                return NULL;
+        p = lookup_set_alloc(s, a + 1 + k + 1);
+        if (!p)
+                return NULL;
+        memcpy(p, dir, a);
+        p[a] = '/';
+        memcpy(p + a + 1, name, k + 1);
         return p;
 }
 
@@ -105,13 +132,7 @@ const LookupUnit *lookup_set_find(const LookupSet *s, const char *id) {
 /* ---- builder state ---------------------------------------------------- */
 
 static void entry_free(Entry *e) {
-        if (!e)
-                return;
-        free(e->name);
-        free(e->path);
-        free(e->target);
-        free(e->source);
-        free(e);
+        free(e);        /* its strings are the set's */
 }
 
 static void dropin_dir_free(DropinDir *d) {
@@ -119,12 +140,6 @@ static void dropin_dir_free(DropinDir *d) {
                 return;
         free(d->key);
         free(d->path);
-        for (size_t i = 0; i < d->n_files; i++) {
-                if (d->resolved) {
-                        free(d->resolved[i].path);
-                        free(d->resolved[i].source);
-                }
-        }
         free(d->files);
         free(d->names);
         free(d->resolved);
@@ -305,8 +320,8 @@ static int scan_symlink(Builder *b, size_t dir, int dfd, const char *name, int n
         e->dir = dir;
         e->name_kind = name_kind;
         e->name_type = name_type;
-        e->name = strdup(name);
-        e->path = strdup(path);
+        e->name = lookup_set_strdup(b->set, name);
+        e->path = lookup_set_strdup(b->set, path);
         if (!e->name || !e->path) {
                 entry_free(e);
                 return -ENOMEM;
@@ -332,7 +347,7 @@ static int scan_symlink(Builder *b, size_t dir, int dfd, const char *name, int n
                         return r;
                 }
                 e->kind = ENTRY_ALIAS;
-                e->target = strdup(dst);
+                e->target = lookup_set_strdup(b->set, dst);
                 if (!e->target) {
                         entry_free(e);
                         return -ENOMEM;
@@ -345,7 +360,11 @@ static int scan_symlink(Builder *b, size_t dir, int dfd, const char *name, int n
         } else {
                 /* A linked unit file: loaded under the link's own path. */
                 e->kind = ENTRY_LINKED;
-                e->target = TAKE_PTR(simplified);
+                e->target = lookup_set_strdup(b->set, simplified);
+                if (!e->target) {
+                        entry_free(e);
+                        return -ENOMEM;
+                }
                 e->target_mode = tst.st_mode;
                 e->target_size = tst.st_size;
         }
@@ -466,6 +485,9 @@ static int scan_dependency_dir(Builder *b, const char *path, const char *in_dir,
 static int scan_search_dir(Builder *b, size_t dir) {
         const SearchDir *sd = &b->set->paths.dirs[dir];
         _cleanup_(dir_list_done) DirList l = DIR_LIST_INIT;
+        _cleanup_(strbuf_done) StrBuf pathbuf = {};
+        size_t prefix_len;
+        bool same_dir;
         int dfd, r;
 
         r = root_list_dir(b->root, sd->resolved, &l);
@@ -477,10 +499,19 @@ static int scan_search_dir(Builder *b, size_t dir) {
         /* The listing's own descriptor: the entries are looked at below it. */
         dfd = dir_list_fd(&l);
 
+        /* "DIR/", to which each entry's name is put (root_path_join()). */
+        prefix_len = strlen(sd->path);
+        while (prefix_len > 0 && sd->path[prefix_len - 1] == '/')
+                prefix_len--;
+        if (strbuf_append(&pathbuf, sd->path, prefix_len) < 0 || strbuf_append_char(&pathbuf, '/') < 0)
+                return -ENOMEM;
+        prefix_len++;
+        /* The resolved directory is most often the directory itself. */
+        same_dir = streq(sd->path, sd->resolved);
+
         for (size_t i = 0; i < l.n; i++) {
-                _cleanup_free_ char *path = NULL;
                 const DirEntry *de = &l.entries[i];
-                const char *name = de->name;
+                const char *name = de->name, *path;
                 UnitType type = _UNIT_TYPE_INVALID;
                 int kind;
                 bool is_unit;
@@ -488,11 +519,12 @@ static int scan_search_dir(Builder *b, size_t dir) {
 
                 if (r < 0 || name[0] == '.')
                         continue;
-                path = root_path_join(sd->path, name);
-                if (!path) {
+                pathbuf.len = prefix_len;
+                if (strbuf_append(&pathbuf, name, de->len) < 0) {
                         r = -ENOMEM;
                         continue;
                 }
+                path = pathbuf.data;
                 kind = unit_name_classify_type_n(name, de->len, &type);
                 is_unit = kind >= 0;
                 /* The directory's own record of the type saves a stat per
@@ -531,7 +563,8 @@ static int scan_search_dir(Builder *b, size_t dir) {
                                 continue;
                         }
                         e = new0(Entry, 1);
-                        if (!e || !(e->name = strdup(name))) {
+                        if (!e || !(e->name = lookup_set_strdup(b->set, name)) ||
+                            !(e->path = lookup_set_strdup(b->set, path))) {
                                 free(e);
                                 r = -ENOMEM;
                                 continue;
@@ -541,12 +574,11 @@ static int scan_search_dir(Builder *b, size_t dir) {
                         e->name_kind = kind;
                         e->name_type = type;
                         e->dir = dir;
-                        e->path = TAKE_PTR(path);
                         e->empty = st.st_size == 0;
                         e->size_unknown = st.st_size < 0;
                         /* The directory is resolved and the entry is a file:
                          * no need to resolve the path again. */
-                        e->source = root_path_join(sd->resolved, name);
+                        e->source = same_dir ? e->path : lookup_set_join(b->set, sd->resolved, name);
                         if (!e->source) {
                                 entry_free(e);
                                 r = -ENOMEM;
