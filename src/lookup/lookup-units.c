@@ -641,8 +641,54 @@ static int str_compare_ptr(const void *a, const void *b) {
         return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
-static int unit_compare(const void *a, const void *b) {
-        return strcmp((*(LookupUnit *const *) a)->id, (*(LookupUnit *const *) b)->id);
+/* Sorts the units by id. They come in runs already sorted (each search
+ * directory's names in its listing's order, then the names found
+ * elsewhere): the runs are merged, a pass per halving of their number,
+ * with strcmp() called directly (qsort()'s merge sort compared every
+ * level of a sorted list through its comparator). Stable. */
+static int sort_units(LookupUnit **u, size_t n) {
+        _cleanup_free_ LookupUnit **tmp = NULL;
+        _cleanup_free_ size_t *runs = NULL;
+        LookupUnit **from = u, **to;
+        size_t n_runs = 0;
+
+        if (n < 2)
+                return 0;
+        /* Where each run starts; runs[n_runs] = n. */
+        runs = malloc_multiply(n + 1, sizeof(size_t));
+        tmp = malloc_multiply(n, sizeof(LookupUnit *));
+        if (!runs || !tmp)
+                return -ENOMEM;
+        runs[n_runs++] = 0;
+        for (size_t i = 1; i < n; i++)
+                if (strcmp(u[i - 1]->id, u[i]->id) > 0)
+                        runs[n_runs++] = i;
+        runs[n_runs] = n;
+        to = tmp;
+        while (n_runs > 1) {
+                size_t k = 0;
+
+                for (size_t r = 0; r < n_runs; r += 2) {
+                        size_t lo = runs[r], mid = runs[MIN(r + 1, n_runs)], hi = runs[MIN(r + 2, n_runs)];
+                        size_t i = lo, j = mid, o = lo;
+
+                        while (i < mid && j < hi)
+                                to[o++] = strcmp(from[j]->id, from[i]->id) < 0 ? from[j++] : from[i++];
+                        while (i < mid)
+                                to[o++] = from[i++];
+                        while (j < hi)
+                                to[o++] = from[j++];
+                        runs[k++] = lo;
+                }
+                runs[k] = n;
+                n_runs = k;
+                LookupUnit **swap = from;
+                from = to;
+                to = swap;
+        }
+        if (from != u)
+                memcpy(u, from, n * sizeof(LookupUnit *));
+        return 0;
 }
 
 int build_units(Builder *b) {
@@ -693,7 +739,7 @@ int build_units(Builder *b) {
                 r = collect_dropins(b, u);
         }
 
-        if (r >= 0 && b->n_units > 1)
-                qsort(b->unit_list, b->n_units, sizeof(LookupUnit *), unit_compare);
+        if (r >= 0)
+                r = sort_units(b->unit_list, b->n_units);
         return r;
 }

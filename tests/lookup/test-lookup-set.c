@@ -118,6 +118,11 @@ TEST(set) {
         CHECK_INT_EQ(root_open(dir, &root), 0);
         CHECK_INT_EQ(lookup_set_build_full(&root, LOOKUP_SYSTEM, 252, LOOKUP_LAZY_EMPTY, &s), 0);
 
+        /* Sorted by id (the scan's runs merged), each id once. */
+        for (size_t i = 1; i < s.n_units; i++)
+                CHECK(strcmp(s.units[i - 1]->id, s.units[i]->id) < 0);
+        CHECK(s.n_units > 15);
+
         /* The name's form and type, as classifying it again says. */
         for (size_t i = 0; i < s.n_units; i++) {
                 UnitType type = _UNIT_TYPE_INVALID;
