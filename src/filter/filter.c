@@ -459,7 +459,11 @@ char *path_basename_dup(const char *path) {
 
 /* Past the cap, drop-ins are counted and the unit rejected, but not kept. */
 static bool over_dropin_cap(const UnitGroup *g) {
-        return g->n_files - (g->has_fragment ? 1 : 0) >= UNIT_DROPINS_MAX;
+        /* The unit file counts only when it is there: one that could not
+         * be read left no entry (and n_files - 1 would wrap around). */
+        bool fragment = g->n_files > 0 && g->files[0].file && !g->files[0].file->is_dropin;
+
+        return g->n_files - (fragment ? 1 : 0) >= UNIT_DROPINS_MAX;
 }
 
 static int count_dropin_over_cap(UnitGroup *g, const char *path) {
