@@ -401,18 +401,20 @@ int finish_group(Filter *f, UnitGroup *g) {
                         f->n_rejected++;
                 else if (g->verdict == GROUP_CHANGED)
                         f->n_changed++;
-                r = fix_record_group(f, g);
+                /* (Calls only with something to do: a tree's units
+                 * mostly have no findings, and check has no --fix.) */
+                r = f->fix ? fix_record_group(f, g) : 0;
                 if (r < 0)
                         return r;
         }
 
         for (size_t i = 0; i < g->n_files; i++)
-                if (g->files[i].file) {
+                if (g->files[i].file && g->files[i].file->diags.n > 0) {
                         r = report_diags(f, &g->files[i].file->diags, g);
                         if (r < 0)
                                 return r;
                 }
-        r = report_diags(f, &g->diags, g);
+        r = g->diags.n > 0 ? report_diags(f, &g->diags, g) : 0;
         if (r < 0)
                 return r;
         if (has_units && g->verdict == GROUP_REJECTED) {
