@@ -69,6 +69,8 @@ typedef struct Builder {
         DropinDir **dropin_dirs;
         size_t n_dropin_dirs, allocated_dropin_dirs;
         StrMap dropin_index;   /* NAME -> its DropinDir in the first directory that has one */
+        DropinDir *type_dirs[_UNIT_TYPE_MAX];   /* dropin_index's "service" and so on */
+        bool type_dirs_known;
         /* The stems ("user-") of the dash prefixes' NAME.d ("user-.slice.d",
          * "foo-@.service.d"; not "-.slice.d"): a unit whose name starts
          * with none of them has no dash-prefix drop-ins. */

@@ -77,8 +77,9 @@ static int unit_add_alias(Builder *b, LookupUnit *u, const char *name) {
 }
 
 /* The unit called id, made when there is none yet; kind and type: what
- * unit_name_classify_type() says of id, or NAME_KIND_UNKNOWN. */
-static int get_unit(Builder *b, const char *id, int kind, UnitType type, LookupUnit **ret) {
+ * unit_name_classify_type() says of id, or NAME_KIND_UNKNOWN. id_is_sets:
+ * id is a string of the set's already (an entry's name), kept as it is. */
+static int get_unit(Builder *b, const char *id, bool id_is_sets, int kind, UnitType type, LookupUnit **ret) {
         LookupUnit *u = strmap_get(&b->units, id);
         int r;
 
@@ -87,7 +88,7 @@ static int get_unit(Builder *b, const char *id, int kind, UnitType type, LookupU
                 return 0;
         }
         u = new0(LookupUnit, 1);
-        if (!u || !(u->id = lookup_set_strdup(b->set, id)) ||
+        if (!u || !(u->id = id_is_sets ? (char *) id : lookup_set_strdup(b->set, id)) ||
             GREEDY_REALLOC(b->unit_list, b->allocated_units, b->n_units + 1) < 0) {
                 free(u);
                 return -ENOMEM;
@@ -209,7 +210,7 @@ static int add_name(Builder *b, const char *name, int kind, UnitType type, bool 
                 Entry *first = strmap_get(&b->names, name);
                 int err = r;
 
-                r = get_unit(b, name, kind, type, &u);
+                r = get_unit(b, name, false, kind, type, &u);
                 if (r <= 0)
                         return r;
                 u->state = LOOKUP_UNIT_BAD;
@@ -236,7 +237,7 @@ static int add_name(Builder *b, const char *name, int kind, UnitType type, bool 
                         return -ENOMEM;
                 kind = NAME_KIND_UNKNOWN;
         }
-        r = get_unit(b, id, kind, type, &u);
+        r = get_unit(b, id, !id_buf, kind, type, &u);
         if (r < 0)
                 return r;
         if (r > 0) {
@@ -571,7 +572,16 @@ static int collect_dropins(Builder *b, LookupUnit *u) {
                 name_list_done(&names);
         }
         if (r >= 0 && type >= 0 && sd_behaves(SD_DROPINS_TYPE_WIDE, b->version)) {
-                DropinDir *cursor = strmap_get(&b->dropin_index, unit_type_to_string(type));
+                DropinDir *cursor;
+
+                /* The type-wide directories looked up once for all units
+                 * (the index is complete once the scan is done). */
+                if (!b->type_dirs_known) {
+                        for (UnitType t = 0; t < _UNIT_TYPE_MAX; t++)
+                                b->type_dirs[t] = strmap_get(&b->dropin_index, unit_type_to_string(t));
+                        b->type_dirs_known = true;
+                }
+                cursor = b->type_dirs[type];
 
                 for (size_t i = 0; r >= 0 && i < b->set->paths.n_dirs; i++)
                         r = dirlist_add(&l, &cursor, i);
@@ -732,7 +742,7 @@ int build_units(Builder *b) {
 
                 if (d->used)
                         continue;
-                r = get_unit(b, key, d->key_kind, d->key_type, &u);
+                r = get_unit(b, key, false, d->key_kind, d->key_type, &u);
                 if (r <= 0)
                         continue;
                 u->state = LOOKUP_UNIT_DROPINS_ONLY;
