@@ -733,11 +733,14 @@ static char *dir_of_realpath(const char *path) {
 }
 
 /* For a drop-in path ("DIR/NAME.d/X.conf"), the resolved DIR and NAME. */
-static int dropin_home(const char *path, char **ret_dir, char **ret_name) {
+static int dropin_home(const char *path, char **ret_dir, char **ret_name, bool *ret_named) {
         _cleanup_free_ char *name = NULL, *d = NULL, *parent = NULL;
         int r;
 
+        /* Whether path names a drop-in at all, also when its directory
+         * cannot be resolved. */
         r = cat_dropin_unit_name(path, &name);
+        *ret_named = r > 0;
         if (r <= 0)
                 return r;
         d = dir_of_realpath(path);       /* DIR/NAME.d */
@@ -787,7 +790,7 @@ static int process_given_unit(Filter *f, const char *path, const char **dropins,
 typedef struct GivenPath {
         bool regular;          /* a regular file itself (lstat(), not through a symlink) */
         bool unit;             /* a regular file, not in a NAME.d/ directory */
-        char *base;            /* its file name (units only) */
+        const char *base;      /* its file name, in the argument (units only) */
         char *home, *name;     /* drop-ins: DIR (resolved) and NAME of DIR/NAME.d/X.conf */
         int dfd;               /* where it was looked at: a directory (or AT_FDCWD) */
         const char *rel;       /* and the path relative to it (in the argument) */
@@ -795,7 +798,6 @@ typedef struct GivenPath {
 
 static void given_paths_free(GivenPath *g, size_t n) {
         for (size_t i = 0; g && i < n; i++) {
-                free(g[i].base);
                 free(g[i].home);
                 free(g[i].name);
         }
@@ -808,7 +810,8 @@ static void given_paths_free(GivenPath *g, size_t n) {
 static int given_paths_scan(DirFds *dirs, char *const *paths, size_t n, GivenPath *g) {
         for (size_t i = 0; i < n; i++) {
                 struct stat st;
-                const char *name;
+                const char *name, *slash;
+                bool named;
                 int dfd, r;
 
                 if (streq(paths[i], "-"))
@@ -828,20 +831,16 @@ static int given_paths_scan(DirFds *dirs, char *const *paths, size_t n, GivenPat
                 /* A drop-in that is not a regular file (a FIFO, a device)
                  * still belongs to its unit: that unit is then judged as
                  * unreadable, not written without it. */
-                r = dropin_home(paths[i], &g[i].home, &g[i].name);
+                r = dropin_home(paths[i], &g[i].home, &g[i].name, &named);
                 if (r < 0)
                         return r;
                 if (r > 0 || !S_ISREG(st.st_mode))
                         continue;
-                r = cat_dropin_unit_name(paths[i], &g[i].name);
-                if (r < 0)
-                        return r;
-                if (r > 0)
+                if (named)
                         continue;       /* a drop-in whose directory cannot be resolved */
                 g[i].unit = true;
-                g[i].base = path_basename_dup(paths[i]);
-                if (!g[i].base)
-                        return -ENOMEM;
+                slash = strrchr(paths[i], '/');
+                g[i].base = slash ? slash + 1 : paths[i];
         }
         return 0;
 }
