@@ -258,11 +258,9 @@ const DirEntry *dir_list_find(const DirList *l, const char *name) {
         return bsearch(&key, l->entries, l->n, sizeof(DirEntry), entry_compare);
 }
 
-unsigned char dir_list_type(const DirList *l, const DirEntry *e) {
+unsigned char dir_list_type_stat(const DirList *l, const DirEntry *e) {
         struct stat st;
 
-        if (e->type != DT_UNKNOWN)
-                return e->type;
         if (fstatat(dir_list_fd(l), e->name, &st, AT_SYMLINK_NOFOLLOW) < 0)
                 return DT_UNKNOWN;
         return IFTODT(st.st_mode);

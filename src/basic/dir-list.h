@@ -55,6 +55,9 @@ int dir_entries_sort(DirEntry *e, size_t n);
 const DirEntry *dir_list_find(const DirList *l, const char *name);
 
 /* The entry's type without following a symlink: from the directory when
- * the file system reports it, else from fstatat(). DT_UNKNOWN when the
- * entry is gone. */
-unsigned char dir_list_type(const DirList *l, const DirEntry *e);
+ * the file system reports it (inline: a tree asks twice per unit), else
+ * from fstatat(). DT_UNKNOWN when the entry is gone. */
+unsigned char dir_list_type_stat(const DirList *l, const DirEntry *e);
+static inline unsigned char dir_list_type(const DirList *l, const DirEntry *e) {
+        return e->type != DT_UNKNOWN ? e->type : dir_list_type_stat(l, e);
+}
