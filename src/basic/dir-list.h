@@ -9,10 +9,12 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct DirEntry {
         char *name;
         unsigned char type;            /* DT_REG, DT_DIR, DT_LNK... or DT_UNKNOWN */
+        uint32_t len;                  /* strlen(name) */
 } DirEntry;
 
 typedef struct DirList {
@@ -41,15 +43,21 @@ static inline int dir_list_fd(const DirList *l) {
  * free() it): names kept past dir_list_done() without a copy each. */
 char *dir_list_steal_names(DirList *l);
 
-/* Sorts entries by strcmp() of their names: a merge sort that calls
- * strcmp() directly (qsort()'s comparator calls cost a tenth of listing a
- * large unit directory). Returns 0 or -ENOMEM. */
+/* Sorts entries by strcmp() of their names (each entry's len must be
+ * set): a merge sort on the names' first sixteen bytes taken as numbers,
+ * strcmp() only for names that share them (qsort() with strcmp() cost a
+ * tenth of listing a large unit directory, a merge sort calling strcmp()
+ * directly still a twentieth of checking a tree). Stable. Returns 0 or
+ * -ENOMEM. */
 int dir_entries_sort(DirEntry *e, size_t n);
 
 /* The entry called name, or NULL. */
 const DirEntry *dir_list_find(const DirList *l, const char *name);
 
 /* The entry's type without following a symlink: from the directory when
- * the file system reports it, else from fstatat(). DT_UNKNOWN when the
- * entry is gone. */
-unsigned char dir_list_type(const DirList *l, const DirEntry *e);
+ * the file system reports it (inline: a tree asks twice per unit), else
+ * from fstatat(). DT_UNKNOWN when the entry is gone. */
+unsigned char dir_list_type_stat(const DirList *l, const DirEntry *e);
+static inline unsigned char dir_list_type(const DirList *l, const DirEntry *e) {
+        return e->type != DT_UNKNOWN ? e->type : dir_list_type_stat(l, e);
+}

@@ -13,9 +13,9 @@ int add_file(UnitGroup *g, char *data, size_t size, const char *path, bool dropi
 /* The same for a file just read, whose bytes are the caller's (borrowed:
  * lent by the reader, kept by it) or its own malloc()ed ones (taken). A
  * small file is parsed in the model allocation the filter kept from an
- * earlier unit. Takes framing. */
-int add_file_read(Filter *f, UnitGroup *g, char *data, size_t size, bool borrowed, const char *path, bool dropin,
-                  char *framing);
+ * earlier unit. path_len: strlen(path). Takes framing. */
+int add_file_read(Filter *f, UnitGroup *g, char *data, size_t size, bool borrowed, const char *path,
+                  size_t path_len, bool dropin, char *framing);
 /* A new group for the unit name (or NULL), in the allocation of an earlier
  * unit's when there is one. name is borrowed, not copied: it must outlive
  * the group. */

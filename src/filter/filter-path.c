@@ -56,6 +56,30 @@ static bool is_unit_file_name(const char *name) {
         return dot && dot != name && unit_type_from_string(dot + 1) >= 0;
 }
 
+/* What a directory's entry is called: the form of its name as a unit
+ * name (unit_name_classify_type(); negative: systemd accepts no such
+ * name), and the type its suffix names, if any (a unit's file name needs
+ * nothing more). Worked out once per entry, for the walk and for the
+ * group that judges the unit. */
+typedef struct EntryName {
+        signed char kind;
+        signed char type;
+} EntryName;
+
+static EntryName entry_name(const DirEntry *e) {
+        UnitType type;
+        int kind = unit_name_classify_type_n(e->name, e->len, &type);
+        const char *dot;
+
+        if (kind >= 0)
+                return (EntryName) { (signed char) kind, (signed char) type };
+        /* Not a valid unit name; maybe a unit's file name still. */
+        dot = memrchr(e->name, '.', e->len);
+        if (!dot || dot == e->name)
+                return (EntryName) { -1, -1 };
+        return (EntryName) { -1, (signed char) unit_type_from_mem(dot + 1, e->len - (size_t) (dot + 1 - e->name)) };
+}
+
 /* "# PATH" framing before a file in the output: the absolute path. The
  * working directory is asked for once per run. */
 static int make_framing(Filter *f, const char *path, char **ret) {
@@ -130,8 +154,8 @@ static int set_fix_target(UnitGroup *g, size_t n_before, const char *path, const
  * (error < 0) is reported and counted and rejects the unit, but does not
  * stop the run. fix_refusal: why check --fix must not rewrite the file at
  * path (a symlink), or NULL. */
-static int group_add_read(Filter *f, UnitGroup *g, const char *path, bool dropin, bool framed, int error,
-                          char *data, size_t size, bool borrowed, const char *fix_refusal) {
+static int group_add_read(Filter *f, UnitGroup *g, const char *path, size_t path_len, bool dropin, bool framed,
+                          int error, char *data, size_t size, bool borrowed, const char *fix_refusal) {
         size_t n_before = g->n_files;
         _cleanup_free_ char *framing = NULL;
         int r;
@@ -156,7 +180,7 @@ static int group_add_read(Filter *f, UnitGroup *g, const char *path, bool dropin
                         free(data);
                 return r;
         }
-        r = add_file_read(f, g, data, size, borrowed, path, dropin, TAKE_PTR(framing));
+        r = add_file_read(f, g, data, size, borrowed, path, path_len, dropin, TAKE_PTR(framing));
         if (r < 0 || !f->fix)
                 return r;
         return set_fix_target(g, n_before, path, fix_refusal);
@@ -174,7 +198,7 @@ static int group_read_file(Filter *f, UnitGroup *g, const char *path, bool dropi
                 r = read_tree_file(path, &data, &size);
         else
                 r = read_full_file(path, UNIT_FILE_MAX, &data, &size);
-        return group_add_read(f, g, path, dropin, framed, r, data, size, false, fix_refusal);
+        return group_add_read(f, g, path, strlen(path), dropin, framed, r, data, size, false, fix_refusal);
 }
 
 /* Whether path, once its symlinks are resolved, lies inside the tree given
@@ -203,7 +227,8 @@ static int dropin_failure(Filter *f, UnitGroup *g, const char *path, int error, 
 /* A regular drop-in its directory listed (fd), at path: one read for a
  * small file, relative to the directory; fstat() only when that read is
  * empty, to tell a FIFO put in its place (-EINVAL, as read_tree_file()). */
-static int read_listed_file(Filter *f, UnitGroup *g, int dfd, const char *name, const char *path, bool framed) {
+static int read_listed_file(Filter *f, UnitGroup *g, int dfd, const char *name, const char *path, size_t path_len,
+                            bool framed) {
         char *data = NULL;
         size_t size = 0;
         int fd, r;
@@ -215,7 +240,7 @@ static int read_listed_file(Filter *f, UnitGroup *g, int dfd, const char *name, 
                 r = read_full_fd_regular(fd, UNIT_FILE_MAX, &data, &size);
                 close(fd);
         }
-        return group_add_read(f, g, path, true, framed, r, data, size, false, NULL);
+        return group_add_read(f, g, path, path_len, true, framed, r, data, size, false, NULL);
 }
 
 /* Drop-ins of DIR/NAME.d/ in file-name order. Symlinks (the directory
@@ -293,7 +318,7 @@ static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, int pare
                         t = IFTODT(st.st_mode);
                 }
                 if (t == DT_REG)
-                        r = read_listed_file(f, g, dir_list_fd(&l), name, p.data, framed);
+                        r = read_listed_file(f, g, dir_list_fd(&l), name, p.data, p.len, framed);
                 else if (t == DT_LNK) {
                         _cleanup_free_ char *real = NULL;
                         char target[16];
@@ -319,10 +344,10 @@ static int group_read_dropins(Filter *f, UnitGroup *g, const char *dir, int pare
  * that start with NAME follow it directly. */
 static const DirEntry *dropin_dir_of(const DirList *l, size_t i) {
         const char *name = l->entries[i].name;
-        size_t n = strlen(name);
+        size_t n = l->entries[i].len;
 
-        for (size_t j = i + 1; j < l->n && strncmp(l->entries[j].name, name, n) == 0; j++)
-                if (streq(l->entries[j].name + n, ".d"))
+        for (size_t j = i + 1; j < l->n && l->entries[j].len >= n && memcmp(l->entries[j].name, name, n) == 0; j++)
+                if (l->entries[j].len == n + 2 && memcmp(l->entries[j].name + n, ".d", 2) == 0)
                         return &l->entries[j];
         return NULL;
 }
@@ -330,22 +355,28 @@ static const DirEntry *dropin_dir_of(const DirList *l, size_t i) {
 /* The unit l's entry i, at path (DIR/NAME; the buffer is the caller's and
  * left as it was), read into file (its data is taken, or released on
  * failure), with its drop-ins when l has NAME.d. */
-static int process_unit(Filter *f, const DirList *l, size_t i, StrBuf *path, BatchFile *file, bool framed,
-                        const char *tree) {
+static int process_unit(Filter *f, const DirList *l, size_t i, EntryName en, StrBuf *path, BatchFile *file,
+                        bool framed, const char *tree) {
         UnitGroup *g;
         size_t len = path->len;
         const DirEntry *d;
         int r;
 
-        /* The group's name is the listing's, which outlives it. */
+        /* The group's name is the listing's, which outlives it; what the
+         * walk knows of it already goes with it. */
         r = filter_group_new(f, l->entries[i].name, &g);
         if (r < 0) {
                 batch_file_done(file);
                 return r;
         }
+        g->name_len = l->entries[i].len;
+        g->name_classified = true;
+        g->name_kind = en.kind;
+        if (en.kind >= 0)
+                g->name_type = en.type;
         g->has_fragment = true;
-        r = group_add_read(f, g, path->data, false, framed, file->error, file->data, file->size, file->borrowed,
-                           NULL);
+        r = group_add_read(f, g, path->data, path->len, false, framed, file->error, file->data, file->size,
+                           file->borrowed, NULL);
         file->data = NULL;      /* taken */
         if (r >= 0 && (d = dropin_dir_of(l, i))) {
                 r = strbuf_append(path, ".d", 2);
@@ -449,7 +480,7 @@ static int note_dependency_dir(Filter *f, const char *dir, int parent, const cha
 static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree) {
         _cleanup_(dir_list_done) DirList l = DIR_LIST_INIT;
         _cleanup_(strbuf_done) StrBuf path = {};
-        _cleanup_free_ bool *is_unit = NULL;
+        _cleanup_free_ EntryName *names = NULL;
         size_t dir_len;
         int r = 0;
 
@@ -464,11 +495,11 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
 
         /* Which entries have a unit's name, once; DIR/NAME is made in one
          * buffer for every unit of the directory. */
-        is_unit = malloc_multiply(l.n, sizeof(bool));
-        if (!is_unit)
+        names = malloc_multiply(l.n, sizeof(EntryName));
+        if (!names)
                 return -ENOMEM;
         for (size_t i = 0; i < l.n; i++)
-                is_unit[i] = l.entries[i].name[0] != '.' && is_unit_file_name(l.entries[i].name);
+                names[i] = l.entries[i].name[0] != '.' ? entry_name(&l.entries[i]) : (EntryName) { -1, -1 };
         r = strbuf_append_str(&path, dir);
         if (r >= 0)
                 r = strbuf_append_char(&path, '/');
@@ -485,7 +516,7 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
                 for (end = i; end < l.n && k < UNIT_READ_BATCH; end++) {
                         DirEntry *e = &l.entries[end];
 
-                        if (!is_unit[end])
+                        if (names[end].type < 0)
                                 continue;
                         e->type = dir_list_type(&l, e);
                         if (e->type == DT_REG)
@@ -503,7 +534,7 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
                 for (; r >= 0 && i < end; i++) {
                         const DirEntry *e = &l.entries[i];
 
-                        if (!is_unit[i])
+                        if (names[i].type < 0)
                                 continue;
                         if (e->type == DT_UNKNOWN)
                                 continue;       /* gone meanwhile */
@@ -512,7 +543,7 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
                         if (r < 0)
                                 break;
                         if (e->type == DT_REG)
-                                r = process_unit(f, &l, i, &path, &files[used++], true, tree);
+                                r = process_unit(f, &l, i, names[i], &path, &files[used++], true, tree);
                         /* Symlinks are aliases or masks, not content: say so. */
                         else if (e->type == DT_LNK)
                                 r = note_symlink(f, path.data);
@@ -540,7 +571,7 @@ static int walk_dir(Filter *f, const char *dir, unsigned depth, const char *tree
                 }
                 if (name[0] == '.')
                         continue;
-                unit_name = is_unit[i];
+                unit_name = names[i].type >= 0;
                 type = dir_list_type(&l, e);
                 if (type == DT_UNKNOWN || (type == DT_REG && unit_name))
                         continue;       /* gone, or a unit read above */
@@ -654,25 +685,39 @@ int filter_path(Filter *f, const char *given, bool framed) {
 
 /* A unit file or drop-in named on the command line, read already (data
  * taken; error < 0 when it could not be read): what filter_path() does
- * with a regular file that is not a symlink. */
-static int filter_read_file(Filter *f, const char *path, bool framed, int error, char *data, size_t size) {
-        _cleanup_(unit_group_freep) UnitGroup *g = NULL;
-        _cleanup_free_ char *name = NULL, *dropin_of = NULL;
+ * with a regular file that is not a symlink. unit_base: the file name of
+ * a unit file (not in a NAME.d/), as filter_paths() found it, which
+ * outlives the group; NULL to work it out here. */
+static int filter_read_file(Filter *f, const char *path, const char *unit_base, bool framed, int error, char *data,
+                            size_t size) {
+        _cleanup_free_ char *dropin_of = NULL;
+        UnitGroup *g;
+        bool dropin;
         int r;
 
-        r = cat_dropin_unit_name(path, &dropin_of);
-        if (r >= 0) {
-                name = dropin_of ? strdup(dropin_of) : path_basename_dup(path);
-                r = name ? unit_group_new(name, &g) : -ENOMEM;
+        r = unit_base ? 0 : cat_dropin_unit_name(path, &dropin_of);
+        dropin = dropin_of != NULL;
+        if (r >= 0 && !unit_base && !dropin) {
+                const char *slash = strrchr(path, '/');
+
+                unit_base = slash ? slash + 1 : path;   /* path outlives the group too */
         }
+        if (r >= 0)
+                r = filter_group_new(f, unit_base, &g);
         if (r < 0) {
                 free(data);
                 return r;
         }
-        g->has_fragment = !dropin_of;
-        r = group_add_read(f, g, path, dropin_of != NULL, framed, error, data, size, false, NULL);
+        if (dropin) {
+                /* The group's own copy of the name, freed with it. */
+                g->name = TAKE_PTR(dropin_of);
+                g->name_borrowed = false;
+        }
+        g->has_fragment = !dropin;
+        r = group_add_read(f, g, path, strlen(path), dropin, framed, error, data, size, false, NULL);
         if (r >= 0 && (g->n_files > 0 || g->unreadable))
                 r = finish_group(f, g);
+        filter_group_recycle(f, g);
         return r < 0 ? r : filter_flush(f);
 }
 
@@ -688,11 +733,14 @@ static char *dir_of_realpath(const char *path) {
 }
 
 /* For a drop-in path ("DIR/NAME.d/X.conf"), the resolved DIR and NAME. */
-static int dropin_home(const char *path, char **ret_dir, char **ret_name) {
+static int dropin_home(const char *path, char **ret_dir, char **ret_name, bool *ret_named) {
         _cleanup_free_ char *name = NULL, *d = NULL, *parent = NULL;
         int r;
 
+        /* Whether path names a drop-in at all, also when its directory
+         * cannot be resolved. */
         r = cat_dropin_unit_name(path, &name);
+        *ret_named = r > 0;
         if (r <= 0)
                 return r;
         d = dir_of_realpath(path);       /* DIR/NAME.d */
@@ -742,13 +790,14 @@ static int process_given_unit(Filter *f, const char *path, const char **dropins,
 typedef struct GivenPath {
         bool regular;          /* a regular file itself (lstat(), not through a symlink) */
         bool unit;             /* a regular file, not in a NAME.d/ directory */
-        char *base;            /* its file name (units only) */
+        const char *base;      /* its file name, in the argument (units only) */
         char *home, *name;     /* drop-ins: DIR (resolved) and NAME of DIR/NAME.d/X.conf */
+        int dfd;               /* where it was looked at: a directory (or AT_FDCWD) */
+        const char *rel;       /* and the path relative to it (in the argument) */
 } GivenPath;
 
 static void given_paths_free(GivenPath *g, size_t n) {
         for (size_t i = 0; g && i < n; i++) {
-                free(g[i].base);
                 free(g[i].home);
                 free(g[i].name);
         }
@@ -761,13 +810,17 @@ static void given_paths_free(GivenPath *g, size_t n) {
 static int given_paths_scan(DirFds *dirs, char *const *paths, size_t n, GivenPath *g) {
         for (size_t i = 0; i < n; i++) {
                 struct stat st;
-                const char *name;
+                const char *name, *slash;
+                bool named;
                 int dfd, r;
 
                 if (streq(paths[i], "-"))
                         continue;
-                /* lstat(), the path looked up below its directory. */
+                /* lstat(), the path looked up below its directory, where
+                 * it is read from too. */
                 dfd = dir_fds_at(dirs, paths[i], true, &name);
+                g[i].dfd = dfd;
+                g[i].rel = name;
                 if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
                         continue;
                 g[i].regular = S_ISREG(st.st_mode);
@@ -778,20 +831,16 @@ static int given_paths_scan(DirFds *dirs, char *const *paths, size_t n, GivenPat
                 /* A drop-in that is not a regular file (a FIFO, a device)
                  * still belongs to its unit: that unit is then judged as
                  * unreadable, not written without it. */
-                r = dropin_home(paths[i], &g[i].home, &g[i].name);
+                r = dropin_home(paths[i], &g[i].home, &g[i].name, &named);
                 if (r < 0)
                         return r;
                 if (r > 0 || !S_ISREG(st.st_mode))
                         continue;
-                r = cat_dropin_unit_name(paths[i], &g[i].name);
-                if (r < 0)
-                        return r;
-                if (r > 0)
+                if (named)
                         continue;       /* a drop-in whose directory cannot be resolved */
                 g[i].unit = true;
-                g[i].base = path_basename_dup(paths[i]);
-                if (!g[i].base)
-                        return -ENOMEM;
+                slash = strrchr(paths[i], '/');
+                g[i].base = slash ? slash + 1 : paths[i];
         }
         return 0;
 }
@@ -808,8 +857,8 @@ static bool read_alone(const GivenPath *given, const size_t *owner, const size_t
         return given[i].regular && !owner[i] && n_dropins[i] == 0;
 }
 
-static int given_batch_fill(Filter *f, GivenBatch *b, DirFds *dirs, char *const *paths, const GivenPath *given,
-                            const size_t *owner, const size_t *n_dropins, size_t from, size_t n) {
+static int given_batch_fill(Filter *f, GivenBatch *b, const GivenPath *given, const size_t *owner,
+                            const size_t *n_dropins, size_t from, size_t n) {
         int r;
 
         b->n = b->next = 0;
@@ -817,8 +866,8 @@ static int given_batch_fill(Filter *f, GivenBatch *b, DirFds *dirs, char *const 
                 if (read_alone(given, owner, n_dropins, i)) {
                         BatchFile *bf = &b->files[b->n];
 
-                        *bf = (BatchFile) {};
-                        bf->dfd = dir_fds_at(dirs, paths[i], false, &bf->name);
+                        /* regular: looked at, so dfd and rel are set. */
+                        *bf = (BatchFile) { .dfd = given[i].dfd, .name = given[i].rel };
                         b->path[b->n++] = i;
                 }
         if (!f->batch) {
@@ -890,12 +939,13 @@ int filter_paths(Filter *f, char *const *paths, size_t n, bool framed) {
                         BatchFile *file;
 
                         if (batch.next == batch.n) {
-                                r = given_batch_fill(f, &batch, &dirs, paths, given, owner, n_dropins, i, n);
+                                r = given_batch_fill(f, &batch, given, owner, n_dropins, i, n);
                                 if (r < 0)
                                         break;
                         }
                         file = &batch.files[batch.next++];
-                        r = filter_read_file(f, paths[i], framed, file->error, TAKE_PTR(file->data), file->size);
+                        r = filter_read_file(f, paths[i], given[i].unit ? given[i].base : NULL, framed, file->error,
+                                             TAKE_PTR(file->data), file->size);
                         continue;
                 }
                 for (size_t j = 0; j < n; j++) {

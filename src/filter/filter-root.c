@@ -9,7 +9,6 @@
 #include "basic/alloc-util.h"
 #include "basic/dir-fds.h"
 #include "basic/file-batch.h"
-#include "basic/strmap.h"
 #include "filter-internal.h"
 #include "lookup/lookup.h"
 
@@ -37,7 +36,8 @@ typedef struct Prefetched {
 typedef struct RootRun {
         const Root *root;
         DirFds dirs;           /* the search directories, to open their files by a short path */
-        StrMap shared;         /* source path -> SharedFile, for drop-ins used more than once */
+        SharedFile *shared;    /* by LookupFile.source_id: how many units read it, and its bytes
+                                * once read when more than one does */
         BatchFile files[PREFETCH_FILES];
         Prefetched of[PREFETCH_FILES];
         size_t n_pre, next_pre; /* read ahead, and the next not taken yet */
@@ -50,55 +50,42 @@ static void prefetch_drop(RootRun *rr) {
         rr->n_pre = rr->next_pre = 0;
 }
 
-static void root_run_done(RootRun *rr) {
-        size_t i = 0;
-        void *v;
-
+static void root_run_done(RootRun *rr, const LookupSet *set) {
         prefetch_drop(rr);
         dir_fds_done(&rr->dirs);
-        while (strmap_next(&rr->shared, &i, NULL, &v)) {
-                free(((SharedFile *) v)->data);
-                free(v);
-        }
-        strmap_done(&rr->shared);
+        for (size_t i = 0; rr->shared && i < set->n_sources; i++)
+                free(rr->shared[i].data);
+        free(rr->shared);
+        rr->shared = NULL;
 }
 
+/* The record of the file lf reads, or NULL when it reads none. */
+static SharedFile *shared_of(const RootRun *rr, const LookupFile *lf) {
+        return lf->source ? &rr->shared[lf->source_id] : NULL;
+}
+
+/* How many units read each file: the set numbers the files by source, so
+ * no path is compared or hashed here. */
 static int count_shared(RootRun *rr, const LookupSet *set) {
-        int r;
+        rr->shared = new0(SharedFile, set->n_sources > 0 ? set->n_sources : 1);
+        if (!rr->shared)
+                return -ENOMEM;
+        for (size_t i = 0; i < set->n_units; i++) {
+                const LookupUnit *u = set->units[i];
 
-        for (size_t i = 0; i < set->n_units; i++)
-                for (size_t k = 0; k <= set->units[i]->n_dropins; k++) {
-                        const LookupUnit *u = set->units[i];
-                        /* k == n_dropins: the unit file itself. */
-                        const char *src = k < u->n_dropins ? u->dropins[k].source
-                                          : u->state == LOOKUP_UNIT_MASKED ? NULL : u->fragment.source;
-                        SharedFile *sf;
-
-                        if (!src)
-                                continue;
-                        sf = strmap_get(&rr->shared, src);
-                        if (!sf) {
-                                sf = new0(SharedFile, 1);
-                                if (!sf)
-                                        return -ENOMEM;
-                                r = strmap_put(&rr->shared, src, sf);
-                                if (r < 0) {
-                                        free(sf);
-                                        return r;
-                                }
-                        }
-                        sf->uses++;
-                }
+                for (size_t k = 0; k < u->n_dropins; k++)
+                        if (u->dropins[k].source)
+                                rr->shared[u->dropins[k].source_id].uses++;
+                if (u->state != LOOKUP_UNIT_MASKED && u->fragment.source)
+                        rr->shared[u->fragment.source_id].uses++;
+        }
         return 0;
 }
 
 static bool prefetchable(const RootRun *rr, const LookupFile *lf) {
-        const SharedFile *sf;
-
         if (!lf->regular || lf->error || !lf->source)
                 return false;
-        sf = strmap_get(&rr->shared, lf->source);
-        return !sf || sf->uses < 2;
+        return shared_of(rr, lf)->uses < 2;
 }
 
 /* Reads the files of the units from unit on, as many as a batch holds
@@ -166,7 +153,7 @@ static BatchFile *prefetched(RootRun *rr, size_t unit, const LookupFile *lf) {
 static int read_source(RootRun *rr, const LookupFile *lf, char **ret, size_t *ret_size, bool *ret_borrowed) {
         int (*reader)(const Root *, const char *, size_t, char **, size_t *) =
                 lf->regular ? root_read_regular_file : root_read_file;
-        SharedFile *sf = strmap_get(&rr->shared, lf->source);
+        SharedFile *sf = shared_of(rr, lf);
 
         *ret_borrowed = false;
         if (!sf || sf->uses < 2)
@@ -187,8 +174,7 @@ static int read_source(RootRun *rr, const LookupFile *lf, char **ret, size_t *re
 
 /* "\n# PATH\n", the framing systemctl cat gives a file (asprintf costs a
  * tenth of a unit's judging here). */
-static char *cat_header_framing(const char *path) {
-        size_t n = strlen(path);
+static char *cat_header_framing(const char *path, size_t n) {
         char *s = malloc(n + 5);
 
         if (!s)
@@ -239,26 +225,27 @@ static int read_lookup_file(Filter *f, RootRun *rr, UnitGroup *g, size_t unit, c
 static int add_member(Filter *f, RootRun *rr, UnitGroup *g, const LookupFile *lf, bool dropin, char *data,
                       size_t size, bool borrowed) {
         _cleanup_free_ char *framing = NULL;
+        size_t path_len = strlen(lf->path);
         const SharedFile *sf;
         size_t n_before;
         GroupFile *gf;
         int r;
 
         /* Only unit text is framed (write_units()). */
-        if (f->format == OUTPUT_UNIT && !(framing = cat_header_framing(lf->path))) {
+        if (f->format == OUTPUT_UNIT && !(framing = cat_header_framing(lf->path, path_len))) {
                 if (!borrowed)
                         free(data);
                 return -ENOMEM;
         }
         n_before = g->n_files;
-        r = add_file_read(f, g, data, size, borrowed, lf->path, dropin, TAKE_PTR(framing));
+        r = add_file_read(f, g, data, size, borrowed, lf->path, path_len, dropin, TAKE_PTR(framing));
         if (r < 0 || !f->fix || g->n_files == n_before)
                 return r;
         /* check --fix rewrites the resolved file: inside the root, never a
          * symlink. A drop-in several units share is rewritten only when
          * they all agree (filter-fix.h). */
         gf = &g->files[g->n_files - 1];
-        sf = strmap_get(&rr->shared, lf->source);
+        sf = shared_of(rr, lf);
         gf->shared = sf && sf->uses > 1;
         gf->fix_path = strdup(lf->source);
         return gf->fix_path ? 0 : -ENOMEM;
@@ -348,10 +335,16 @@ static int root_unit(Filter *f, RootRun *rr, const LookupSet *set, size_t unit) 
                 if (r < 0)
                         return r;
         }
-        /* The group's name is the set's, which outlives it. */
+        /* The group's name is the set's, which outlives it, and the set
+         * has classified it already. */
         r = filter_group_new(f, u->id, &g);
         if (r < 0)
                 return r;
+        g->name_len = strlen(u->id);
+        g->name_classified = true;
+        g->name_kind = u->id_kind;
+        if (u->id_kind >= 0)
+                g->name_type = u->id_type;
         r = root_unit_files(f, rr, u, unit, g);
         filter_group_recycle(f, g);
         return r;
@@ -397,7 +390,7 @@ int filter_root(Filter *f, const Root *root, const LookupSet *set, const char *s
                                                                       : " (the system manager's has some: use --system)")
                                                            : "");
         }
-        root_run_done(&rr);
+        root_run_done(&rr, set);
         if (r < 0)
                 return r;
         return filter_flush(f);

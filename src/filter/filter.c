@@ -207,7 +207,8 @@ static int check_unit_name(UnitGroup *g) {
         size_t len;
 
         if (g->name && !g->name_classified) {
-                g->name_kind = unit_name_classify_type(g->name, &g->name_type);
+                g->name_kind = g->name_len > 0 ? unit_name_classify_type_n(g->name, g->name_len, &g->name_type)
+                                               : unit_name_classify_type(g->name, &g->name_type);
                 g->name_classified = true;
         }
         if (!g->name || (g->name_kind > 0 && (g->name_kind & UNIT_NAME_ANY)) ||
@@ -400,18 +401,20 @@ int finish_group(Filter *f, UnitGroup *g) {
                         f->n_rejected++;
                 else if (g->verdict == GROUP_CHANGED)
                         f->n_changed++;
-                r = fix_record_group(f, g);
+                /* (Calls only with something to do: a tree's units
+                 * mostly have no findings, and check has no --fix.) */
+                r = f->fix ? fix_record_group(f, g) : 0;
                 if (r < 0)
                         return r;
         }
 
         for (size_t i = 0; i < g->n_files; i++)
-                if (g->files[i].file) {
+                if (g->files[i].file && g->files[i].file->diags.n > 0) {
                         r = report_diags(f, &g->files[i].file->diags, g);
                         if (r < 0)
                                 return r;
                 }
-        r = report_diags(f, &g->diags, g);
+        r = g->diags.n > 0 ? report_diags(f, &g->diags, g) : 0;
         if (r < 0)
                 return r;
         if (has_units && g->verdict == GROUP_REJECTED) {
@@ -458,7 +461,11 @@ char *path_basename_dup(const char *path) {
 
 /* Past the cap, drop-ins are counted and the unit rejected, but not kept. */
 static bool over_dropin_cap(const UnitGroup *g) {
-        return g->n_files - (g->has_fragment ? 1 : 0) >= UNIT_DROPINS_MAX;
+        /* The unit file counts only when it is there: one that could not
+         * be read left no entry (and n_files - 1 would wrap around). */
+        bool fragment = g->n_files > 0 && g->files[0].file && !g->files[0].file->is_dropin;
+
+        return g->n_files - (fragment ? 1 : 0) >= UNIT_DROPINS_MAX;
 }
 
 static int count_dropin_over_cap(UnitGroup *g, const char *path) {
@@ -514,10 +521,26 @@ static int add_file_copy_n(UnitGroup *g, const char *data, size_t size, const ch
         return unit_group_add(g, uf, framing);
 }
 
-static int add_file_copy(UnitGroup *g, const char *data, size_t size, const char *path, bool dropin,
-                         char *framing, UnitFile **spare) {
-        return add_file_copy_n(g, data, size, path, strlen(path), g->name ? strlen(g->name) : 0,
-                               g->name ? unit_type_from_name(g->name) : _UNIT_TYPE_INVALID, dropin, framing, spare);
+/* The length and type of g's name, as add_file_copy_n() takes them: from
+ * what the group knows of its name already, else measured. */
+static void group_name_measure(const UnitGroup *g, size_t *ret_len, UnitType *ret_type) {
+        if (!g->name) {
+                *ret_len = 0;
+                *ret_type = _UNIT_TYPE_INVALID;
+                return;
+        }
+        *ret_len = g->name_len > 0 ? g->name_len : strlen(g->name);
+        /* A valid name's type is its suffix's (unit_type_from_name()). */
+        *ret_type = g->name_classified && g->name_kind >= 0 ? g->name_type : unit_type_from_name(g->name);
+}
+
+static int add_file_copy(UnitGroup *g, const char *data, size_t size, const char *path, size_t path_len,
+                         bool dropin, char *framing, UnitFile **spare) {
+        size_t name_len;
+        UnitType type;
+
+        group_name_measure(g, &name_len, &type);
+        return add_file_copy_n(g, data, size, path, path_len, name_len, type, dropin, framing, spare);
 }
 
 /* Up to this size a file of the caller's own is copied into the recycled
@@ -526,13 +549,13 @@ static int add_file_copy(UnitGroup *g, const char *data, size_t size, const char
  * as it is. */
 #define COPY_OWN_MAX ((size_t) 16384)
 
-int add_file_read(Filter *f, UnitGroup *g, char *data, size_t size, bool borrowed, const char *path, bool dropin,
-                  char *framing) {
+int add_file_read(Filter *f, UnitGroup *g, char *data, size_t size, bool borrowed, const char *path,
+                  size_t path_len, bool dropin, char *framing) {
         int r;
 
         if (!borrowed && size > COPY_OWN_MAX)
                 return add_file(g, data, size, path, dropin, framing);
-        r = add_file_copy(g, data, size, path, dropin, framing, &f->spare_file);
+        r = add_file_copy(g, data, size, path, path_len, dropin, framing, &f->spare_file);
         if (!borrowed)
                 free(data);
         return r;
@@ -648,8 +671,10 @@ int filter_stream(Filter *f, int fd, const char *source) {
                         r = unit_group_new(f->stdin_name, &g);
                         if (r >= 0) {
                                 g->has_fragment = true;
-                                r = add_file_copy(g, cf.data, cf.size, f->stdin_name ? f->stdin_name : source,
-                                                  false, TAKE_PTR(cf.framing), NULL);
+                                const char *path = f->stdin_name ? f->stdin_name : source;
+
+                                r = add_file_copy(g, cf.data, cf.size, path, strlen(path), false,
+                                                  TAKE_PTR(cf.framing), NULL);
                         }
                         cat_file_done(&cf);
                         break;

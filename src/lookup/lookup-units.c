@@ -20,6 +20,11 @@
 /* systemd follows at most this many aliases (unit_ids_map_get()). */
 #define ALIAS_FOLLOW_MAX 32
 
+/* A name's form not worked out yet: unit_name_classify_type() never
+ * answers 0. Names the scan classified carry their form along; the few
+ * others are classified where they are looked at. */
+#define NAME_KIND_UNKNOWN 0
+
 /* Follows aliases from name. Returns the final entry, NULL with -ENOENT
  * (*missing set to the name not found) or -ELOOP. */
 static int resolve_name(const Builder *b, const char *name, Entry **ret, const char **missing) {
@@ -51,7 +56,8 @@ static char *instantiate(const char *template, const char *instance) {
         return s;
 }
 
-static int unit_add_alias(LookupUnit *u, const char *name) {
+static int unit_add_alias(Builder *b, LookupUnit *u, const char *name) {
+        char **aliases;
         char *s;
 
         if (streq(name, u->id))
@@ -59,19 +65,21 @@ static int unit_add_alias(LookupUnit *u, const char *name) {
         for (size_t i = 0; i < u->n_aliases; i++)
                 if (streq(u->aliases[i], name))
                         return 0;
-        s = strdup(name);
+        s = lookup_set_strdup(b->set, name);
         if (!s)
                 return -ENOMEM;
-        u->aliases = reallocarray_safe(u->aliases, u->n_aliases + 1, sizeof(char *));
-        if (!u->aliases) {
-                free(s);
+        aliases = reallocarray_safe(u->aliases, u->n_aliases + 1, sizeof(char *));
+        if (!aliases)
                 return -ENOMEM;
-        }
+        u->aliases = aliases;
         u->aliases[u->n_aliases++] = s;
         return 0;
 }
 
-static int get_unit(Builder *b, const char *id, LookupUnit **ret) {
+/* The unit called id, made when there is none yet; kind and type: what
+ * unit_name_classify_type() says of id, or NAME_KIND_UNKNOWN. id_is_sets:
+ * id is a string of the set's already (an entry's name), kept as it is. */
+static int get_unit(Builder *b, const char *id, bool id_is_sets, int kind, UnitType type, LookupUnit **ret) {
         LookupUnit *u = strmap_get(&b->units, id);
         int r;
 
@@ -80,13 +88,15 @@ static int get_unit(Builder *b, const char *id, LookupUnit **ret) {
                 return 0;
         }
         u = new0(LookupUnit, 1);
-        if (!u || !(u->id = strdup(id)) ||
+        if (!u || !(u->id = id_is_sets ? (char *) id : lookup_set_strdup(b->set, id)) ||
             GREEDY_REALLOC(b->unit_list, b->allocated_units, b->n_units + 1) < 0) {
-                if (u)
-                        free(u->id);
                 free(u);
                 return -ENOMEM;
         }
+        if (kind == NAME_KIND_UNKNOWN)
+                kind = unit_name_classify_type(id, &type);
+        u->id_kind = kind;
+        u->id_type = kind >= 0 ? type : _UNIT_TYPE_INVALID;
         b->unit_list[b->n_units++] = u;
         r = strmap_put(&b->units, u->id, u);
         if (r < 0)
@@ -95,75 +105,100 @@ static int get_unit(Builder *b, const char *id, LookupUnit **ret) {
         return 1;
 }
 
-/* Whether a file reads as empty, which masks a unit (null_or_empty). */
-static bool resolved_is_empty(const Builder *b, const char *resolved) {
+/* Whether a file reads as empty, which masks a unit (null_or_empty).
+ * mode, size: its lstat() when known already (mode 0: not known). */
+static bool resolved_is_empty(const Builder *b, const char *resolved, mode_t mode, off_t size) {
         struct stat st;
 
         if (streq(resolved, "/dev/null"))
                 return true;
-        if (fstatat(b->root->fd, resolved[1] ? resolved + 1 : ".", &st, AT_SYMLINK_NOFOLLOW) < 0)
-                return false;
-        return S_ISCHR(st.st_mode) || (S_ISREG(st.st_mode) && st.st_size == 0);
+        if (mode == 0) {
+                if (fstatat(b->root->fd, resolved[1] ? resolved + 1 : ".", &st, AT_SYMLINK_NOFOLLOW) < 0)
+                        return false;
+                mode = st.st_mode;
+                size = st.st_size;
+        }
+        return S_ISCHR(mode) || (S_ISREG(mode) && size == 0);
 }
 
 /* Sets the unit's fragment from the final entry of its name. */
 static int set_fragment(Builder *b, LookupUnit *u, const Entry *e) {
         _cleanup_free_ char *source = NULL;
         const char *shown;
+        mode_t mode = 0;
+        off_t size = 0;
         int r = 0;
 
         switch (e->kind) {
         case ENTRY_MASK:
                 u->state = LOOKUP_UNIT_MASKED;
-                u->masked_by = strdup(e->path);
-                return u->masked_by ? 0 : -ENOMEM;
+                u->masked_by = e->path;         /* the set's already */
+                return 0;
         case ENTRY_LINKED:
                 shown = e->path;
-                r = root_chase(b->root, e->target, 0, &source);
+                if (e->target_mode != 0 && !S_ISLNK(e->target_mode)) {
+                        /* The scan resolved every component of the target,
+                         * the last one no symlink: resolving it again would
+                         * give the same path. */
+                        source = strdup(e->target);
+                        if (!source)
+                                return -ENOMEM;
+                        mode = e->target_mode;
+                        size = e->target_size;
+                } else
+                        r = root_chase(b->root, e->target, 0, &source);
                 break;
         default:
                 u->state = LOOKUP_UNIT_LOADED;
                 if (e->empty) {
                         u->state = LOOKUP_UNIT_MASKED;
-                        u->masked_by = strdup(e->path);
-                        return u->masked_by ? 0 : -ENOMEM;
+                        u->masked_by = e->path;
+                        return 0;
                 }
                 u->maybe_empty = e->size_unknown;
                 u->fragment.regular = true;
-                u->fragment.path = strdup(e->path);
-                u->fragment.source = strdup(e->source);
-                return u->fragment.path && u->fragment.source ? 0 : -ENOMEM;
+                u->fragment.path = e->path;
+                u->fragment.source = e->source;
+                u->fragment.source_id = e->source_id;
+                return 0;
         }
         if (r == -ENOMEM)
                 return r;
         u->state = LOOKUP_UNIT_LOADED;
-        u->fragment.path = strdup(shown);
-        if (!u->fragment.path)
-                return -ENOMEM;
+        u->fragment.path = (char *) shown;     /* the entry's: the set's */
         if (r < 0) {
                 u->fragment.error = r;
                 return 0;
         }
-        if (resolved_is_empty(b, source)) {
+        if (resolved_is_empty(b, source, mode, size)) {
                 u->state = LOOKUP_UNIT_MASKED;
                 u->masked_by = TAKE_PTR(u->fragment.path);
                 return 0;
         }
-        u->fragment.source = TAKE_PTR(source);
-        return 0;
+        u->fragment.source = lookup_set_strdup(b->set, source);
+        if (!u->fragment.source)
+                return -ENOMEM;
+        return builder_source_id(b, u->fragment.source, &u->fragment.source_id);
 }
 
-/* Adds the unit a name leads to (creating it), with the name as an alias. */
-static int add_name(Builder *b, const char *name, bool from_dependency) {
+/* Adds the unit a name leads to (creating it), with the name as an alias.
+ * kind, type: unit_name_classify_type() of name, or NAME_KIND_UNKNOWN. */
+static int add_name(Builder *b, const char *name, int kind, UnitType type, bool from_dependency) {
         _cleanup_free_ char *template = NULL, *id_buf = NULL, *instance = NULL;
         const char *missing = NULL, *id;
         Entry *e = NULL;
         LookupUnit *u;
-        int r, kind;
+        int r;
 
-        kind = unit_name_to_instance(name, &instance);
+        if (kind == NAME_KIND_UNKNOWN)
+                kind = unit_name_classify_type(name, &type);
         if (kind < 0)
-                return kind == -ENOMEM ? kind : 0;
+                return 0;
+        if (kind == UNIT_NAME_INSTANCE) {
+                r = unit_name_to_instance(name, &instance);
+                if (r < 0)
+                        return r == -ENOMEM ? r : 0;
+        }
         r = resolve_name(b, name, &e, &missing);
         if (r == -ENOENT && kind == UNIT_NAME_INSTANCE && streq(missing, name)) {
                 r = unit_name_template(name, &template);
@@ -175,7 +210,7 @@ static int add_name(Builder *b, const char *name, bool from_dependency) {
                 Entry *first = strmap_get(&b->names, name);
                 int err = r;
 
-                r = get_unit(b, name, &u);
+                r = get_unit(b, name, false, kind, type, &u);
                 if (r <= 0)
                         return r;
                 u->state = LOOKUP_UNIT_BAD;
@@ -194,12 +229,15 @@ static int add_name(Builder *b, const char *name, bool from_dependency) {
 
         /* The unit's name is the fragment's, instantiated for an instance. */
         id = e->name;
-        if (kind == UNIT_NAME_INSTANCE && unit_name_is_template(e->name)) {
+        kind = e->name_kind;
+        type = e->name_type;
+        if (instance && e->name_kind == UNIT_NAME_TEMPLATE) {
                 id = id_buf = instantiate(e->name, instance);
                 if (!id_buf)
                         return -ENOMEM;
+                kind = NAME_KIND_UNKNOWN;
         }
-        r = get_unit(b, id, &u);
+        r = get_unit(b, id, !id_buf, kind, type, &u);
         if (r < 0)
                 return r;
         if (r > 0) {
@@ -207,7 +245,7 @@ static int add_name(Builder *b, const char *name, bool from_dependency) {
                 if (r < 0)
                         return r;
         }
-        return unit_add_alias(u, name);
+        return unit_add_alias(b, u, name);
 }
 
 /* A template name in the search path and the fragment it resolves to. */
@@ -225,7 +263,7 @@ static int list_template_names(Builder *b, TemplateName **ret, size_t *ret_n) {
                 const char *missing;
                 Entry *frag;
 
-                if (!unit_name_is_template(b->entries[i]->name) ||
+                if (b->entries[i]->name_kind != UNIT_NAME_TEMPLATE ||
                     resolve_name(b, b->entries[i]->name, &frag, &missing) < 0)
                         continue;
                 if (GREEDY_REALLOC(list, allocated, n + 1) < 0) {
@@ -247,8 +285,11 @@ static int add_template_aliases(Builder *b, LookupUnit *u, const TemplateName *t
         Entry *frag;
         int r;
 
-        if (unit_name_to_instance(u->id, &instance) != UNIT_NAME_INSTANCE)
+        if (u->id_kind != UNIT_NAME_INSTANCE)
                 return 0;
+        r = unit_name_to_instance(u->id, &instance);
+        if (r < 0)
+                return r;
         r = unit_name_template(u->id, &template);
         if (r < 0)
                 return r;
@@ -262,7 +303,7 @@ static int add_template_aliases(Builder *b, LookupUnit *u, const TemplateName *t
                 alias = instantiate(templates[i].name, instance);
                 if (!alias)
                         return -ENOMEM;
-                r = unit_add_alias(u, alias);
+                r = unit_add_alias(b, u, alias);
                 if (r < 0)
                         return r;
         }
@@ -324,7 +365,7 @@ static bool has_dash_stem(const Builder *b, const char *name) {
  * directory: the name's own, its template's, then those of its dash
  * prefixes, most specific first (the same for every directory). Only names
  * that have a drop-in directory somewhere are kept. */
-static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth) {
+static int expand_name(Builder *b, NameList *l, const char *name, int kind, UnitType type, unsigned depth) {
         /* The name is valid (shorter than UNIT_NAME_MAX) once classified:
          * its parts are cut from it here, on the stack, with one
          * classification instead of one per helper. */
@@ -332,7 +373,7 @@ static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth
         const char *at, *dot, *type_name;
         size_t n_prefix, n_instance = 0, k;
         bool chopped = false;
-        int r, kind;
+        int r;
 
         if (depth > 64)
                 return 0;
@@ -345,7 +386,8 @@ static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth
                 }
                 l->items[l->n++] = s;
         }
-        kind = unit_name_classify(name);
+        if (kind == NAME_KIND_UNKNOWN)
+                kind = unit_name_classify_type(name, &type);
         if (kind < 0)
                 return 0;
         if (kind == UNIT_NAME_INSTANCE) {
@@ -354,7 +396,7 @@ static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth
                 r = unit_name_template(name, &template);
                 if (r < 0)
                         return r;
-                r = expand_name(b, l, template, depth + 1);
+                r = expand_name(b, l, template, NAME_KIND_UNKNOWN, _UNIT_TYPE_INVALID, depth + 1);
                 if (r < 0)
                         return r;
         }
@@ -385,7 +427,7 @@ static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth
                 prefix[n] = '\0';       /* a trailing dash is chopped once */
                 chopped = true;
         }
-        type_name = unit_type_to_string(unit_type_from_string(dot + 1));
+        type_name = unit_type_to_string(type);   /* the suffix's, dot + 1 */
         if (!type_name)
                 return 0;
         /* prefix[@instance].type: each part is shorter than the name. */
@@ -398,9 +440,10 @@ static int expand_name(Builder *b, NameList *l, const char *name, unsigned depth
         }
         built[k++] = '.';
         strcpy(built + k, type_name);
-        if (!unit_name_is_valid(built, UNIT_NAME_ANY))
+        kind = unit_name_classify_type(built, &type);
+        if (kind < 0)
                 return 0;
-        return expand_name(b, l, built, depth + 1);
+        return expand_name(b, l, built, kind, type, depth + 1);
 }
 
 typedef struct Found {
@@ -421,12 +464,13 @@ static int found_compare(const void *a, const void *b) {
 }
 
 static int dropin_file(Builder *b, const DropinDir *d, const DirEntry *de, LookupFile *f) {
+        _cleanup_free_ char *source = NULL;
         char target[PATH_MAX];
         struct stat st;
         ssize_t k;
         int r;
 
-        f->path = root_path_join(d->path, de->name);
+        f->path = lookup_set_join(b->set, d->path, de->name);
         if (!f->path)
                 return -ENOMEM;
         /* The listing's file type spares a stat where it is known. */
@@ -441,8 +485,8 @@ static int dropin_file(Builder *b, const DropinDir *d, const DirEntry *de, Looku
         /* The directory is resolved: a regular file is read where it is. */
         if (S_ISREG(st.st_mode)) {
                 f->regular = true;
-                f->source = strdup(f->path);
-                return f->source ? 0 : -ENOMEM;
+                f->source = f->path;
+                return builder_source_id(b, f->source, &f->source_id);
         }
         if (S_ISLNK(st.st_mode)) {
                 k = readlinkat(b->root->fd, f->path + 1, target, sizeof(target) - 1);
@@ -452,14 +496,16 @@ static int dropin_file(Builder *b, const DropinDir *d, const DirEntry *de, Looku
                                 return 0;       /* masked: no source */
                 }
         }
-        r = root_chase(b->root, f->path, 0, &f->source);
+        r = root_chase(b->root, f->path, 0, &source);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
                 f->error = r;
-        else if (streq(f->source, "/dev/null")) {
-                free(f->source);
-                f->source = NULL;
+        else if (!streq(source, "/dev/null")) {
+                f->source = lookup_set_strdup(b->set, source);
+                if (!f->source)
+                        return -ENOMEM;
+                return builder_source_id(b, f->source, &f->source_id);
         }
         return 0;
 }
@@ -502,7 +548,7 @@ static int collect_dropins(Builder *b, LookupUnit *u) {
         _cleanup_free_ Found *found = NULL;
         DropinDirList l = {};
         size_t n_found = 0, allocated = 0, kept = 0;
-        UnitType type = unit_name_to_type(u->id);
+        UnitType type = u->id_type;
         int r = 0;
 
         /* Every name of the unit, in every directory; the type-wide
@@ -511,7 +557,8 @@ static int collect_dropins(Builder *b, LookupUnit *u) {
                 _cleanup_free_ DropinDir **cursors = NULL;
                 NameList names = {};
 
-                r = expand_name(b, &names, k == 0 ? u->id : u->aliases[k - 1], 0);
+                r = k == 0 ? expand_name(b, &names, u->id, u->id_kind, u->id_type, 0)
+                           : expand_name(b, &names, u->aliases[k - 1], NAME_KIND_UNKNOWN, _UNIT_TYPE_INVALID, 0);
                 if (r >= 0 && names.n > 0) {
                         cursors = malloc_multiply(names.n, sizeof(DropinDir *));
                         if (!cursors)
@@ -525,7 +572,16 @@ static int collect_dropins(Builder *b, LookupUnit *u) {
                 name_list_done(&names);
         }
         if (r >= 0 && type >= 0 && sd_behaves(SD_DROPINS_TYPE_WIDE, b->version)) {
-                DropinDir *cursor = strmap_get(&b->dropin_index, unit_type_to_string(type));
+                DropinDir *cursor;
+
+                /* The type-wide directories looked up once for all units
+                 * (the index is complete once the scan is done). */
+                if (!b->type_dirs_known) {
+                        for (UnitType t = 0; t < _UNIT_TYPE_MAX; t++)
+                                b->type_dirs[t] = strmap_get(&b->dropin_index, unit_type_to_string(t));
+                        b->type_dirs_known = true;
+                }
+                cursor = b->type_dirs[type];
 
                 for (size_t i = 0; r >= 0 && i < b->set->paths.n_dirs; i++)
                         r = dirlist_add(&l, &cursor, i);
@@ -576,17 +632,17 @@ static int collect_dropins(Builder *b, LookupUnit *u) {
 
                 if (!src) {
                         dst->error = found[i].bad->error;
-                        dst->path = strdup(found[i].bad->path);
+                        dst->path = lookup_set_strdup(b->set, found[i].bad->path);
                         if (!dst->path)
                                 return -ENOMEM;
                         continue;
                 }
                 dst->error = src->error;
                 dst->regular = src->regular;
-                dst->path = strdup(src->path);
-                dst->source = src->source ? strdup(src->source) : NULL;
-                if (!dst->path || (src->source && !dst->source))
-                        return -ENOMEM;
+                dst->source_id = src->source_id;
+                /* The directory's strings are the set's already. */
+                dst->path = src->path;
+                dst->source = src->source;
         }
         return 0;
 }
@@ -595,8 +651,54 @@ static int str_compare_ptr(const void *a, const void *b) {
         return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
-static int unit_compare(const void *a, const void *b) {
-        return strcmp((*(LookupUnit *const *) a)->id, (*(LookupUnit *const *) b)->id);
+/* Sorts the units by id. They come in runs already sorted (each search
+ * directory's names in its listing's order, then the names found
+ * elsewhere): the runs are merged, a pass per halving of their number,
+ * with strcmp() called directly (qsort()'s merge sort compared every
+ * level of a sorted list through its comparator). Stable. */
+static int sort_units(LookupUnit **u, size_t n) {
+        _cleanup_free_ LookupUnit **tmp = NULL;
+        _cleanup_free_ size_t *runs = NULL;
+        LookupUnit **from = u, **to;
+        size_t n_runs = 0;
+
+        if (n < 2)
+                return 0;
+        /* Where each run starts; runs[n_runs] = n. */
+        runs = malloc_multiply(n + 1, sizeof(size_t));
+        tmp = malloc_multiply(n, sizeof(LookupUnit *));
+        if (!runs || !tmp)
+                return -ENOMEM;
+        runs[n_runs++] = 0;
+        for (size_t i = 1; i < n; i++)
+                if (strcmp(u[i - 1]->id, u[i]->id) > 0)
+                        runs[n_runs++] = i;
+        runs[n_runs] = n;
+        to = tmp;
+        while (n_runs > 1) {
+                size_t k = 0;
+
+                for (size_t r = 0; r < n_runs; r += 2) {
+                        size_t lo = runs[r], mid = runs[MIN(r + 1, n_runs)], hi = runs[MIN(r + 2, n_runs)];
+                        size_t i = lo, j = mid, o = lo;
+
+                        while (i < mid && j < hi)
+                                to[o++] = strcmp(from[j]->id, from[i]->id) < 0 ? from[j++] : from[i++];
+                        while (i < mid)
+                                to[o++] = from[i++];
+                        while (j < hi)
+                                to[o++] = from[j++];
+                        runs[k++] = lo;
+                }
+                runs[k] = n;
+                n_runs = k;
+                LookupUnit **swap = from;
+                from = to;
+                to = swap;
+        }
+        if (from != u)
+                memcpy(u, from, n * sizeof(LookupUnit *));
+        return 0;
 }
 
 int build_units(Builder *b) {
@@ -605,15 +707,15 @@ int build_units(Builder *b) {
         int r = 0;
 
         for (size_t i = 0; r >= 0 && i < b->n_entries; i++)
-                r = add_name(b, b->entries[i]->name, false);
+                r = add_name(b, b->entries[i]->name, b->entries[i]->name_kind, b->entries[i]->name_type, false);
         for (size_t i = 0; r >= 0 && i < b->n_extra; i++)
-                r = add_name(b, b->extra_names[i], true);
+                r = add_name(b, b->extra_names[i], NAME_KIND_UNKNOWN, _UNIT_TYPE_INVALID, true);
         /* Instances that only have a drop-in directory of their own. */
         for (size_t i = 0; r >= 0 && i < b->n_dropin_dirs; i++) {
                 const char *key = b->dropin_dirs[i]->key;
 
-                if (unit_name_is_instance(key) && !strmap_get(&b->units, key))
-                        r = add_name(b, key, true);
+                if (b->dropin_dirs[i]->key_kind == UNIT_NAME_INSTANCE && !strmap_get(&b->units, key))
+                        r = add_name(b, key, NAME_KIND_UNKNOWN, _UNIT_TYPE_INVALID, true);
         }
 
         if (r >= 0)
@@ -640,14 +742,14 @@ int build_units(Builder *b) {
 
                 if (d->used)
                         continue;
-                r = get_unit(b, key, &u);
+                r = get_unit(b, key, false, d->key_kind, d->key_type, &u);
                 if (r <= 0)
                         continue;
                 u->state = LOOKUP_UNIT_DROPINS_ONLY;
                 r = collect_dropins(b, u);
         }
 
-        if (r >= 0 && b->n_units > 1)
-                qsort(b->unit_list, b->n_units, sizeof(LookupUnit *), unit_compare);
+        if (r >= 0)
+                r = sort_units(b->unit_list, b->n_units);
         return r;
 }

@@ -11,6 +11,7 @@
 
 #include "basic/alloc-util.h"
 #include "basic/macro.h"
+#include "basic/strbuf.h"
 #include "lookup-internal.h"
 #include "validate/unit-name.h"
 
@@ -28,22 +29,69 @@ const char *lookup_unit_state_to_string(LookupUnitState s) {
         return "unknown";
 }
 
-static void lookup_file_done(LookupFile *f) {
-        free(f->path);
-        free(f->source);
+typedef struct LookupChunk {
+        struct LookupChunk *next;
+        size_t used, size;
+        char data[];
+} LookupChunk;
+
+/* Strings are copied into blocks of this size (a longer one gets a block
+ * of its own). */
+#define LOOKUP_CHUNK_SIZE 16384
+
+/* Room for n bytes in the set's blocks, or NULL. */
+static char *lookup_set_alloc(LookupSet *s, size_t n) {
+        LookupChunk *c = s->strings;
+        char *p;
+
+        if (!c || c->size - c->used < n) {
+                size_t size = MAX(n, (size_t) LOOKUP_CHUNK_SIZE);
+
+                if (size > SIZE_MAX - sizeof(LookupChunk))
+                        return NULL;
+                c = malloc(sizeof(LookupChunk) + size);
+                if (!c)
+                        return NULL;
+                *c = (LookupChunk) { .next = s->strings, .size = size };
+                s->strings = c;
+        }
+        p = c->data + c->used;
+        c->used += n;
+        return p;
 }
 
+char *lookup_set_strdup(LookupSet *s, const char *str) {
+        size_t n = strlen(str) + 1;
+        char *p = lookup_set_alloc(s, n);
+
+        return p ? memcpy(p, str, n) : NULL;
+}
+
+char *lookup_set_join(LookupSet *s, const char *dir, const char *name) {
+        size_t a = strlen(dir), k;
+        char *p;
+
+        while (a > 0 && dir[a - 1] == '/')
+                a--;
+        while (*name == '/')
+                name++;
+        k = strlen(name);
+        if (a > SIZE_MAX - k - 2)
+                return NULL;
+        p = lookup_set_alloc(s, a + 1 + k + 1);
+        if (!p)
+                return NULL;
+        memcpy(p, dir, a);
+        p[a] = '/';
+        memcpy(p + a + 1, name, k + 1);
+        return p;
+}
+
+/* The unit's strings are the set's (lookup_set_strdup()). */
 static LookupUnit *lookup_unit_free(LookupUnit *u) {
         if (!u)
                 return NULL;
-        free(u->id);
-        lookup_file_done(&u->fragment);
-        free(u->masked_by);
-        for (size_t i = 0; i < u->n_aliases; i++)
-                free(u->aliases[i]);
         free(u->aliases);
-        for (size_t i = 0; i < u->n_dropins; i++)
-                lookup_file_done(&u->dropins[i]);
         free(u->dropins);
         free(u);
         return NULL;
@@ -53,6 +101,12 @@ void lookup_set_done(LookupSet *s) {
         for (size_t i = 0; i < s->n_units; i++)
                 lookup_unit_free(s->units[i]);
         free(s->units);
+        while (s->strings) {
+                LookupChunk *next = s->strings->next;
+
+                free(s->strings);
+                s->strings = next;
+        }
         diag_list_done(&s->diags);
         lookup_paths_done(&s->paths);
         *s = (LookupSet) {};
@@ -78,13 +132,7 @@ const LookupUnit *lookup_set_find(const LookupSet *s, const char *id) {
 /* ---- builder state ---------------------------------------------------- */
 
 static void entry_free(Entry *e) {
-        if (!e)
-                return;
-        free(e->name);
-        free(e->path);
-        free(e->target);
-        free(e->source);
-        free(e);
+        free(e);        /* its strings are the set's */
 }
 
 static void dropin_dir_free(DropinDir *d) {
@@ -92,12 +140,6 @@ static void dropin_dir_free(DropinDir *d) {
                 return;
         free(d->key);
         free(d->path);
-        for (size_t i = 0; i < d->n_files; i++) {
-                if (d->resolved) {
-                        free(d->resolved[i].path);
-                        free(d->resolved[i].source);
-                }
-        }
         free(d->files);
         free(d->names);
         free(d->resolved);
@@ -119,6 +161,8 @@ static void builder_done(Builder *b) {
         for (size_t i = 0; i < b->n_extra; i++)
                 free(b->extra_names[i]);
         free(b->extra_names);
+        strmap_done(&b->source_ids);
+        free(b->devnull);
         strmap_done(&b->units);
         for (size_t i = 0; i < b->n_units; i++)
                 lookup_unit_free(b->unit_list[i]);
@@ -133,6 +177,30 @@ int builder_diag(Builder *b, DiagSeverity sev, const char *rule, const char *pat
         r = diag_addv(&b->set->diags, sev, EFFECT_NONE, rule, path, 0, NULL, NULL, fmt, ap);
         va_end(ap);
         return r;
+}
+
+int builder_source_id(Builder *b, const char *source, size_t *ret) {
+        const char *slash = strrchr(source, '/');
+        const Entry *e = slash ? strmap_get(&b->names, slash + 1) : NULL;
+        void *v;
+        int r;
+
+        /* A FILE entry's source is its directory's and its name: only the
+         * entry of that name can have it. */
+        if (e && e->kind == ENTRY_FILE && streq(e->source, source)) {
+                *ret = e->source_id;
+                return 0;
+        }
+        v = strmap_get(&b->source_ids, source);
+        if (v) {
+                *ret = (size_t) (uintptr_t) v - 1;
+                return 0;
+        }
+        r = strmap_put(&b->source_ids, source, (void *) (uintptr_t) (b->n_sources + 1));
+        if (r < 0)
+                return r;
+        *ret = b->n_sources++;
+        return 0;
 }
 
 /* ---- the name map (unit_file_build_name_map) --------------------------- */
@@ -183,11 +251,40 @@ static const char *alias_problem(const char *src, const char *dst) {
         return NULL;
 }
 
-static int scan_symlink(Builder *b, size_t dir, int dfd, const char *name, const char *path) {
+/* A link's target (absolute, inside the root) simplified as systemd does
+ * (the last component not followed, missing ones kept as written), and
+ * the lstat() of the result where it was looked at. */
+static int simplify_target(Builder *b, const char *abs, char **ret, struct stat *ret_st) {
+        bool devnull = streq(abs, "/dev/null");
+        int r;
+
+        /* Masks link to /dev/null by the dozen: the same path in the same
+         * root simplifies the same way each time. */
+        if (devnull && b->devnull_known) {
+                *ret_st = b->devnull_st;
+                if (b->devnull_r < 0)
+                        return b->devnull_r;
+                *ret = strdup(b->devnull);
+                return *ret ? 0 : -ENOMEM;
+        }
+        r = root_chase_stat(b->root, abs, CHASE_NOFOLLOW_LAST | CHASE_NONEXISTENT, ret, ret_st);
+        if (!devnull || r == -ENOMEM)
+                return r;
+        if (r >= 0 && !(b->devnull = strdup(*ret)))
+                return -ENOMEM;
+        b->devnull_known = true;
+        b->devnull_r = r;
+        b->devnull_st = *ret_st;
+        return r;
+}
+
+static int scan_symlink(Builder *b, size_t dir, int dfd, const char *name, int name_kind, UnitType name_type,
+                        const char *path) {
         const SearchDir *sd = &b->set->paths.dirs[dir];
         _cleanup_free_ char *abs = NULL, *simplified = NULL;
         char target[PATH_MAX];
         const char *dst, *problem;
+        struct stat tst = {};
         Entry *e;
         ssize_t k;
         int r;
@@ -208,7 +305,7 @@ static int scan_symlink(Builder *b, size_t dir, int dfd, const char *name, const
                 abs = target[0] == '/' ? strdup(target) : root_path_join(sd->path, target);
                 if (!abs)
                         return -ENOMEM;
-                r = root_chase(b->root, abs, CHASE_NOFOLLOW_LAST | CHASE_NONEXISTENT, &simplified);
+                r = simplify_target(b, abs, &simplified, &tst);
         }
         if (r == -ENOMEM)
                 return r;
@@ -221,8 +318,10 @@ static int scan_symlink(Builder *b, size_t dir, int dfd, const char *name, const
         if (!e)
                 return -ENOMEM;
         e->dir = dir;
-        e->name = strdup(name);
-        e->path = strdup(path);
+        e->name_kind = name_kind;
+        e->name_type = name_type;
+        e->name = lookup_set_strdup(b->set, name);
+        e->path = lookup_set_strdup(b->set, path);
         if (!e->name || !e->path) {
                 entry_free(e);
                 return -ENOMEM;
@@ -248,7 +347,7 @@ static int scan_symlink(Builder *b, size_t dir, int dfd, const char *name, const
                         return r;
                 }
                 e->kind = ENTRY_ALIAS;
-                e->target = strdup(dst);
+                e->target = lookup_set_strdup(b->set, dst);
                 if (!e->target) {
                         entry_free(e);
                         return -ENOMEM;
@@ -261,7 +360,13 @@ static int scan_symlink(Builder *b, size_t dir, int dfd, const char *name, const
         } else {
                 /* A linked unit file: loaded under the link's own path. */
                 e->kind = ENTRY_LINKED;
-                e->target = TAKE_PTR(simplified);
+                e->target = lookup_set_strdup(b->set, simplified);
+                if (!e->target) {
+                        entry_free(e);
+                        return -ENOMEM;
+                }
+                e->target_mode = tst.st_mode;
+                e->target_size = tst.st_size;
         }
         return add_entry(b, e);
 }
@@ -289,17 +394,21 @@ static int note_dash_stem(Builder *b, const char *key) {
 static int note_dropin_dir(Builder *b, size_t dir, const char *name, const char *path, bool is_real_dir) {
         _cleanup_free_ char *key = strndup(name, strlen(name) - 2);
         DropinDir *d, *first;
-        int r;
+        UnitType key_type = _UNIT_TYPE_INVALID;
+        int r, key_kind;
 
         if (!key)
                 return -ENOMEM;
-        if (!unit_name_is_valid(key, UNIT_NAME_ANY) && unit_type_from_string(key) < 0)
+        key_kind = unit_name_classify_type(key, &key_type);
+        if (key_kind < 0 && unit_type_from_string(key) < 0)
                 return builder_diag(b, DIAG_WARNING, "lookup.not-a-unit", path,
                                     "Directory name is not NAME.d for a unit name or a unit type; systemd never reads it");
         d = new0(DropinDir, 1);
         if (!d)
                 return -ENOMEM;
         d->dir = dir;
+        d->key_kind = key_kind;
+        d->key_type = key_type;
         d->key = TAKE_PTR(key);
         /* A real directory in a resolved search directory needs no
          * resolution; a symlinked one is resolved inside the root. */
@@ -345,13 +454,20 @@ static int add_extra_name(Builder *b, const char *name) {
 }
 
 /* NAME.wants/, .requires/, .upholds/: dependencies, not units. Instances
- * named there are units of their own (getty@tty1.service). */
-static int scan_dependency_dir(Builder *b, const char *path) {
+ * named there are units of their own (getty@tty1.service). in_dir: the
+ * resolved search directory that lists NAME as a real directory (no
+ * resolution needed), or NULL for a symlink. */
+static int scan_dependency_dir(Builder *b, const char *path, const char *in_dir, const char *name) {
         _cleanup_free_ char *resolved = NULL;
         _cleanup_(dir_list_done) DirList l = DIR_LIST_INIT;
-        int r;
+        int r = 0;
 
-        r = root_chase(b->root, path, 0, &resolved);
+        if (in_dir)
+                resolved = root_path_join(in_dir, name);
+        else
+                r = root_chase(b->root, path, 0, &resolved);
+        if (r >= 0 && !resolved)
+                r = -ENOMEM;
         if (r >= 0)
                 r = root_list_dir(b->root, resolved, &l);
         if (r == -ENOMEM)
@@ -360,7 +476,8 @@ static int scan_dependency_dir(Builder *b, const char *path) {
                 return builder_diag(b, DIAG_ERROR, "lookup.unreadable", path, "Cannot read directory: %s",
                                     strerror(-r));
         for (size_t i = 0; r >= 0 && i < l.n; i++)
-                if (l.entries[i].name[0] != '.' && unit_name_is_instance(l.entries[i].name))
+                if (l.entries[i].name[0] != '.' &&
+                    unit_name_classify_type_n(l.entries[i].name, l.entries[i].len, NULL) == UNIT_NAME_INSTANCE)
                         r = add_extra_name(b, l.entries[i].name);
         return r;
 }
@@ -368,6 +485,9 @@ static int scan_dependency_dir(Builder *b, const char *path) {
 static int scan_search_dir(Builder *b, size_t dir) {
         const SearchDir *sd = &b->set->paths.dirs[dir];
         _cleanup_(dir_list_done) DirList l = DIR_LIST_INIT;
+        _cleanup_(strbuf_done) StrBuf pathbuf = {};
+        size_t prefix_len;
+        bool same_dir;
         int dfd, r;
 
         r = root_list_dir(b->root, sd->resolved, &l);
@@ -379,21 +499,34 @@ static int scan_search_dir(Builder *b, size_t dir) {
         /* The listing's own descriptor: the entries are looked at below it. */
         dfd = dir_list_fd(&l);
 
+        /* "DIR/", to which each entry's name is put (root_path_join()). */
+        prefix_len = strlen(sd->path);
+        while (prefix_len > 0 && sd->path[prefix_len - 1] == '/')
+                prefix_len--;
+        if (strbuf_append(&pathbuf, sd->path, prefix_len) < 0 || strbuf_append_char(&pathbuf, '/') < 0)
+                return -ENOMEM;
+        prefix_len++;
+        /* The resolved directory is most often the directory itself. */
+        same_dir = streq(sd->path, sd->resolved);
+
         for (size_t i = 0; i < l.n; i++) {
-                _cleanup_free_ char *path = NULL;
                 const DirEntry *de = &l.entries[i];
-                const char *name = de->name;
+                const char *name = de->name, *path;
+                UnitType type = _UNIT_TYPE_INVALID;
+                int kind;
                 bool is_unit;
                 struct stat st;
 
                 if (r < 0 || name[0] == '.')
                         continue;
-                path = root_path_join(sd->path, name);
-                if (!path) {
+                pathbuf.len = prefix_len;
+                if (strbuf_append(&pathbuf, name, de->len) < 0) {
                         r = -ENOMEM;
                         continue;
                 }
-                is_unit = unit_name_is_valid(name, UNIT_NAME_ANY);
+                path = pathbuf.data;
+                kind = unit_name_classify_type_n(name, de->len, &type);
+                is_unit = kind >= 0;
                 /* The directory's own record of the type saves a stat per
                  * entry; a unit file is stat'ed anyway (an empty one is a
                  * mask). */
@@ -421,7 +554,7 @@ static int scan_search_dir(Builder *b, size_t dir) {
                                 continue;
                         }
                         if (S_ISLNK(st.st_mode)) {
-                                r = scan_symlink(b, dir, dfd, name, path);
+                                r = scan_symlink(b, dir, dfd, name, kind, type, path);
                                 continue;
                         }
                         if (!S_ISREG(st.st_mode)) {
@@ -430,19 +563,22 @@ static int scan_search_dir(Builder *b, size_t dir) {
                                 continue;
                         }
                         e = new0(Entry, 1);
-                        if (!e || !(e->name = strdup(name))) {
+                        if (!e || !(e->name = lookup_set_strdup(b->set, name)) ||
+                            !(e->path = lookup_set_strdup(b->set, path))) {
                                 free(e);
                                 r = -ENOMEM;
                                 continue;
                         }
                         e->kind = ENTRY_FILE;
+                        e->source_id = b->n_sources++;
+                        e->name_kind = kind;
+                        e->name_type = type;
                         e->dir = dir;
-                        e->path = TAKE_PTR(path);
                         e->empty = st.st_size == 0;
                         e->size_unknown = st.st_size < 0;
                         /* The directory is resolved and the entry is a file:
                          * no need to resolve the path again. */
-                        e->source = root_path_join(sd->resolved, name);
+                        e->source = same_dir ? e->path : lookup_set_join(b->set, sd->resolved, name);
                         if (!e->source) {
                                 entry_free(e);
                                 r = -ENOMEM;
@@ -469,7 +605,7 @@ static int scan_search_dir(Builder *b, size_t dir) {
                         }
                         if (is_dir && (endswith(name, ".wants") || endswith(name, ".requires") ||
                                        endswith(name, ".upholds"))) {
-                                r = scan_dependency_dir(b, path);
+                                r = scan_dependency_dir(b, path, S_ISDIR(st.st_mode) ? sd->resolved : NULL, name);
                                 continue;
                         }
                 }
@@ -517,6 +653,7 @@ int lookup_set_build_full(const Root *root, LookupScope scope, unsigned version,
         if (r >= 0) {
                 set.units = TAKE_PTR(b.unit_list);
                 set.n_units = b.n_units;
+                set.n_sources = b.n_sources;
                 b.n_units = 0;
         }
         builder_done(&b);

@@ -8,6 +8,7 @@
 #include "basic/strmap.h"
 #include "lookup-paths.h"
 #include "root.h"
+#include "unit/unit-type.h"
 
 /* A root's unit set as systemd's manager assembles it, offline: which unit
  * files exist under the search path (the highest directory wins), which
@@ -25,6 +26,10 @@ typedef struct LookupFile {
         char *source;          /* resolved path to read; NULL when masked */
         int error;             /* negative errno when it cannot be resolved */
         bool regular;          /* source is a regular file, as its directory listed it */
+        /* With a source: the same number for the same source string in the
+         * whole set, below LookupSet.n_sources, so that a reader can tell
+         * the files several units share without comparing paths. */
+        size_t source_id;
 } LookupFile;
 
 typedef enum LookupUnitState {
@@ -36,6 +41,12 @@ typedef enum LookupUnitState {
 
 typedef struct LookupUnit {
         char *id;              /* the unit's name: the fragment's, instantiated */
+        /* What unit_name_classify_type() says of id (negative: not a unit
+         * name, as a type-wide drop-in directory's "service"), and the
+         * type (_UNIT_TYPE_INVALID with a negative id_kind): worked out
+         * once, for the set and its readers. */
+        int id_kind;
+        UnitType id_type;
         LookupUnitState state;
         LookupFile fragment;   /* path NULL for none */
         char *masked_by;       /* the mask's path */
@@ -52,7 +63,12 @@ typedef struct LookupSet {
         LookupPaths paths;
         LookupUnit **units;    /* sorted by id */
         size_t n_units;
+        size_t n_sources;      /* LookupFile.source_id is below it */
         DiagList diags;        /* findings about the tree itself */
+        /* The units' strings (ids, paths, aliases) live in a few large
+         * blocks, freed with the set: a root's hundreds of units would
+         * otherwise take two allocations and two frees per file named. */
+        struct LookupChunk *strings;
 } LookupSet;
 
 int lookup_set_build(const Root *root, LookupScope scope, unsigned version, LookupSet *ret);

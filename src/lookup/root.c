@@ -102,8 +102,16 @@ static bool apply_dots(StrBuf *done, const char *c, size_t n) {
 }
 
 int root_chase(const Root *root, const char *path, ChaseFlags flags, char **ret) {
+        return root_chase_stat(root, path, flags, ret, NULL);
+}
+
+int root_chase_stat(const Root *root, const char *path, ChaseFlags flags, char **ret, struct stat *ret_st) {
         _cleanup_(strbuf_done) StrBuf done = {};
         _cleanup_free_ char *todo = strdup(path);
+        /* The lstat() of done as it is: only while nothing but a component
+         * that was looked at has been added. */
+        struct stat last = {};
+        bool last_valid = false;
         unsigned hops = 0;
         const char *p;
         size_t n;
@@ -119,10 +127,12 @@ int root_chase(const Root *root, const char *path, ChaseFlags flags, char **ret)
         p = todo;
         for (const char *c; next_component(&p, &c, &n);) {
                 struct stat st;
-                bool last = p[strspn(p, "/")] == '\0';
+                bool last_component = p[strspn(p, "/")] == '\0';
 
-                if (apply_dots(&done, c, n))
+                if (apply_dots(&done, c, n)) {
+                        last_valid = false;
                         continue;
+                }
                 r = append_component(&done, c, n);
                 if (r < 0)
                         return r;
@@ -130,13 +140,16 @@ int root_chase(const Root *root, const char *path, ChaseFlags flags, char **ret)
                         if (errno != ENOENT || !(flags & CHASE_NONEXISTENT))
                                 return -errno;
                         /* Keep the rest as written, normalized lexically. */
+                        last_valid = false;
                         while (next_component(&p, &c, &n))
                                 if (!apply_dots(&done, c, n) && (r = append_component(&done, c, n)) < 0)
                                         return r;
                         break;
                 }
 
-                if (S_ISLNK(st.st_mode) && !(last && (flags & CHASE_NOFOLLOW_LAST))) {
+                last = st;
+                last_valid = true;
+                if (S_ISLNK(st.st_mode) && !(last_component && (flags & CHASE_NOFOLLOW_LAST))) {
                         char target[PATH_MAX];
                         ssize_t k;
                         char *next;
@@ -149,6 +162,7 @@ int root_chase(const Root *root, const char *path, ChaseFlags flags, char **ret)
                         if (k == 0)
                                 return -ENOENT;
                         target[k] = '\0';
+                        last_valid = false;
                         pop_component(&done);
                         if (target[0] == '/')
                                 strbuf_reset(&done), done.data[0] = '\0';
@@ -159,10 +173,12 @@ int root_chase(const Root *root, const char *path, ChaseFlags flags, char **ret)
                         p = todo;
                         continue;
                 }
-                if (!last && !S_ISDIR(st.st_mode))
+                if (!last_component && !S_ISDIR(st.st_mode))
                         return -ENOTDIR;
         }
 
+        if (ret_st)
+                *ret_st = last_valid ? last : (struct stat) {};
         if (done.len == 0) {
                 r = strbuf_append_char(&done, '/');
                 if (r < 0)

@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 #include "basic/dir-list.h"
 
@@ -33,6 +34,10 @@ typedef enum ChaseFlags {
  * with "/". -ELOOP after ROOT_FOLLOW_MAX links, -ENOENT/-ENOTDIR/-EACCES as
  * the file system says. */
 int root_chase(const Root *r, const char *path, ChaseFlags flags, char **ret);
+/* The same, and what lstat() said of the result when the resolution looked
+ * at it (a symlink too, with CHASE_NOFOLLOW_LAST); st_mode 0 when it did
+ * not (a path kept as written, the root itself). */
+int root_chase_stat(const Root *r, const char *path, ChaseFlags flags, char **ret, struct stat *ret_st);
 
 /* Opens a resolved path (as root_chase returns) below the root. The last
  * component is not followed. */

@@ -42,21 +42,28 @@ int unit_group_new(const char *name, UnitGroup **ret) {
 UnitGroup *unit_group_free_recycling(UnitGroup *g, UnitFile **spare, UnitGroup **spare_group) {
         if (!g)
                 return NULL;
+        /* What a unit of a tree or a root usually lacks is not freed:
+         * a call each for nothing, per unit. */
         for (size_t i = 0; i < g->n_files; i++) {
                 if (spare)
                         unit_file_recycle(g->files[i].file, spare);
                 else
                         unit_file_free(g->files[i].file);
-                free(g->files[i].framing);
-                free(g->files[i].fix_path);
+                if (g->files[i].framing)
+                        free(g->files[i].framing);
+                if (g->files[i].fix_path)
+                        free(g->files[i].fix_path);
         }
         if (g->files != g->inline_files)
                 free(g->files);
         if (!g->name_borrowed)
                 free(g->name);
-        free(g->extra_json);
-        free(g->systemd.user);
-        diag_list_done(&g->diags);
+        if (g->extra_json)
+                free(g->extra_json);
+        if (g->systemd.user)
+                free(g->systemd.user);
+        if (g->diags.items)
+                diag_list_done(&g->diags);
         if (spare_group && !*spare_group)
                 *spare_group = g;
         else

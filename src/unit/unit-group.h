@@ -59,6 +59,9 @@ typedef struct UnitGroup {
         bool name_classified;
         int name_kind;
         UnitType name_type;
+        /* strlen(name), when whoever made the group knew it already; 0:
+         * not known (measured where needed). */
+        size_t name_len;
         bool unreadable;       /* a file of the unit could not be read: never written */
         char *extra_json;      /* members the judge adds to check's unit record
                                 * (",\"device_ties\":[...]"), or NULL */

@@ -4,6 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "basic/hex.h"
 #include "basic/macro.h"
 #include "path-util.h"
@@ -38,29 +42,88 @@ static const uint8_t name_char_class[256] = {
 };
 #undef B
 
-int unit_name_classify_type(const char *name, UnitType *ret_type) {
+/* The classes of the m bytes before the suffix, or-ed two at a time. */
+static unsigned prefix_classes_bytes(const unsigned char *p, size_t m) {
+        const unsigned char *end = p + m;
+        unsigned classes = 0;
+
+        for (; end - p >= 2; p += 2)
+                classes |= name_char_class[p[0]] | name_char_class[p[1]];
+        if (p < end)
+                classes |= name_char_class[p[0]];
+        return classes;
+}
+
+#ifdef __SSE2__
+/* Which of 16 bytes (bit i: byte i) are not letters, digits or ":-_.\",
+ * and which are '@'. Signed comparisons: bytes from 128 on are negative,
+ * outside every range, so bad. */
+static inline void classes16(__m128i x, unsigned *ret_bad, unsigned *ret_at) {
+#define IN(lo, hi) _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8((lo) - 1)), _mm_cmplt_epi8(x, _mm_set1_epi8((hi) + 1)))
+        __m128i at = _mm_cmpeq_epi8(x, _mm_set1_epi8('@'));
+        __m128i ok = _mm_or_si128(_mm_or_si128(IN('-', '.'), IN('0', ':')),
+                                  _mm_or_si128(_mm_or_si128(IN('@', 'Z'), IN('a', 'z')),
+                                               _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\\')),
+                                                            _mm_cmpeq_epi8(x, _mm_set1_epi8('_')))));
+#undef IN
+        *ret_bad = (unsigned) _mm_movemask_epi8(ok) ^ 0xffffu;
+        *ret_at = (unsigned) _mm_movemask_epi8(at);
+}
+#endif
+
+/* The classes of the m bytes of name before the suffix (the name has n
+ * bytes): sixteen at a time where the name is long enough to load them
+ * (a short name's few bytes cost less one by one). */
+static unsigned prefix_classes(const char *name, size_t m, size_t n) {
+#ifdef __SSE2__
+        unsigned bad = 0, at = 0, b, a;
+
+        if (n < 16)
+                return prefix_classes_bytes((const unsigned char *) name, m);
+        if (m < 16) {
+                /* The load stays inside the name; the bytes from the
+                 * suffix on are masked off. */
+                classes16(_mm_loadu_si128((const __m128i *) name), &b, &a);
+                bad = b & ((1u << m) - 1);
+                at = a & ((1u << m) - 1);
+        } else {
+                size_t i = 0;
+
+                for (; i + 16 <= m; i += 16) {
+                        classes16(_mm_loadu_si128((const __m128i *) (name + i)), &b, &a);
+                        bad |= b, at |= a;
+                }
+                if (i < m) {
+                        /* The last sixteen bytes, again in part. */
+                        classes16(_mm_loadu_si128((const __m128i *) (name + m - 16)), &b, &a);
+                        bad |= b, at |= a;
+                }
+        }
+        return (bad ? NAME_BAD : 0) | (at ? NAME_AT : 0);
+#else
+        return prefix_classes_bytes((const unsigned char *) name, m);
+#endif
+}
+
+int unit_name_classify_type_n(const char *name, size_t n, UnitType *ret_type) {
         const char *dot, *at = NULL;
         UnitType type;
 
-        if (!name || !name[0] || strlen(name) >= UNIT_NAME_MAX)
+        if (!name || n == 0 || n >= UNIT_NAME_MAX)
                 return -EINVAL;
 
-        dot = strrchr(name, '.');
+        dot = memrchr(name, '.', n);
         if (!dot || dot == name)
                 return -EINVAL;
-        type = unit_type_from_string(dot + 1);
+        /* The suffix from the length known (the strnlen() of
+         * unit_type_from_string() spared). */
+        type = unit_type_from_mem(dot + 1, n - (size_t) (dot + 1 - name));
         if (type < 0)
                 return -EINVAL;
 
-        /* The classes of the bytes before the suffix, or-ed two at a time. */
         {
-                const unsigned char *p = (const unsigned char *) name, *end = (const unsigned char *) dot;
-                unsigned classes = 0;
+                unsigned classes = prefix_classes(name, (size_t) (dot - name), n);
 
-                for (; end - p >= 2; p += 2)
-                        classes |= name_char_class[p[0]] | name_char_class[p[1]];
-                if (p < end)
-                        classes |= name_char_class[p[0]];
                 if (classes & NAME_BAD)
                         return -EINVAL;
                 if (classes & NAME_AT)
@@ -74,6 +137,12 @@ int unit_name_classify_type(const char *name, UnitType *ret_type) {
         if (!at)
                 return UNIT_NAME_PLAIN;
         return at + 1 == dot ? UNIT_NAME_TEMPLATE : UNIT_NAME_INSTANCE;
+}
+
+int unit_name_classify_type(const char *name, UnitType *ret_type) {
+        if (!name)
+                return -EINVAL;
+        return unit_name_classify_type_n(name, strlen(name), ret_type);
 }
 
 int unit_name_classify(const char *name) {

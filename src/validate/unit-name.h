@@ -2,6 +2,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "unit/unit-type.h"
 
@@ -25,6 +26,8 @@ int unit_name_classify(const char *name);
 /* The same, and the type from the suffix in the same pass (*ret_type is
  * set only for a valid name): for callers that need both. */
 int unit_name_classify_type(const char *name, UnitType *ret_type);
+/* The same for a name of n bytes (strlen(name): it holds no NUL). */
+int unit_name_classify_type_n(const char *name, size_t n, UnitType *ret_type);
 
 static inline bool unit_name_is_template(const char *name) {
         return unit_name_is_valid(name, UNIT_NAME_TEMPLATE);

@@ -11,6 +11,7 @@
 
 #include "basic/dir-list.h"
 #include "basic/fileio.h"
+#include "basic/macro.h"
 #include "tests.h"
 
 static char base_dir[] = "/tmp/test-fileio-dirlist-XXXXXX";
@@ -165,26 +166,44 @@ static int name_compare(const void *a, const void *b) {
         return strcmp(((const DirEntry *) a)->name, ((const DirEntry *) b)->name);
 }
 
+/* Names that share prefixes of 8, 15, 16 and 17 bytes and more, end
+ * right at the sixteen bytes the sort compares as numbers, or carry bytes
+ * from 128 on (strcmp() compares them unsigned). */
+static void make_name(char *s, size_t size, unsigned v) {
+        static const char *const prefixes[] = {
+                "app-", "a", "systemd-", "systemd-journald", "systemd-journal", "systemd-journald-",
+                "a-very-long-common-prefix-of-names-", "\xc3\xa9t\xc3\xa9-", "\x7f", "\xff\xfe", "",
+        };
+
+        snprintf(s, size, "%s%u%s", prefixes[v % ELEMENTSOF(prefixes)], (v >> 4) % 400,
+                 (v >> 12) % 3 == 0 ? ".service" : (v >> 12) % 3 == 1 ? "" : "@.socket");
+}
+
 /* The merge sort agrees with qsort() at every length around its insertion
- * runs and merge widths, with duplicates and shared prefixes. */
+ * runs, its stack room and its merge widths, with duplicates and shared
+ * prefixes; each entry's type and length go along with its name. */
 TEST(sort) {
-        static char names[1100][16];
+        static char names[1100][64];
         static DirEntry a[1100], b[1100];
         unsigned seed = 12345;
 
         for (size_t i = 0; i < 1100; i++) {
                 seed = seed * 1103515245u + 12345u;
-                snprintf(names[i], sizeof(names[i]), "%s%u.service", (seed >> 16) % 3 ? "app-" : "a",
-                         (seed >> 8) % 400);
+                make_name(names[i], sizeof(names[i]), seed >> 8);
         }
-        for (size_t n = 0; n <= 1100; n += n < 40 ? 1 : 97) {
+        for (size_t n = 0; n <= 1100; n += n < 70 ? 1 : 97) {
                 for (size_t i = 0; i < n; i++)
-                        a[i] = b[i] = (DirEntry) { names[i], (unsigned char) (i % 7) };
+                        a[i] = b[i] = (DirEntry) { names[i], (unsigned char) (i % 7), (uint32_t) strlen(names[i]) };
                 CHECK_INT_EQ(dir_entries_sort(a, n), 0);
                 if (n > 0)
                         qsort(b, n, sizeof(DirEntry), name_compare);
-                for (size_t i = 0; i < n; i++)
+                for (size_t i = 0; i < n; i++) {
+                        size_t k = (size_t) (a[i].name - names[0]) / sizeof(names[0]);
+
                         CHECK_STR_EQ(a[i].name, b[i].name);
+                        CHECK_INT_EQ(a[i].type, k % 7);
+                        CHECK_INT_EQ(a[i].len, strlen(a[i].name));
+                }
                 for (size_t i = 1; i < n; i++)
                         CHECK(strcmp(a[i - 1].name, a[i].name) <= 0);
         }

@@ -89,6 +89,38 @@ TEST(loops_and_missing) {
         chase_eq("/usr/lib/x.conf/below", 0, -ENOTDIR, NULL);
 }
 
+/* root_chase_stat(): the lstat() of the result only where the resolution
+ * ended on a component it looked at. */
+static void chase_mode_eq(const char *path, ChaseFlags flags, const char *want, mode_t want_type, off_t want_size) {
+        struct stat st;
+        Root root;
+        char *got = NULL;
+
+        CHECK_INT_EQ(root_open(dir, &root), 0);
+        memset(&st, 0xff, sizeof(st));
+        CHECK_INT_EQ(root_chase_stat(&root, path, flags, &got, &st), 0);
+        CHECK_STR_EQ(got, want);
+        CHECK_INT_EQ(st.st_mode & S_IFMT, want_type);
+        if (want_type == S_IFREG)
+                CHECK_INT_EQ(st.st_size, want_size);
+        free(got);
+        root_done(&root);
+}
+
+TEST(chase_stat) {
+        chase_mode_eq("/lib/x.conf", 0, "/usr/lib/x.conf", S_IFREG, 7);
+        chase_mode_eq("/etc/abs-file", 0, "/usr/lib/x.conf", S_IFREG, 7);
+        chase_mode_eq("/etc/abs-file", CHASE_NOFOLLOW_LAST, "/etc/abs-file", S_IFLNK, 0);
+        chase_mode_eq("/usr/lib", 0, "/usr/lib", S_IFDIR, 0);
+        /* Not looked at: kept as written, or left by "..", or the root. */
+        chase_mode_eq("/etc/dangling", CHASE_NONEXISTENT, "/nonexistent/file", 0, 0);
+        chase_mode_eq("/usr/lib/nothing/../x.conf", CHASE_NONEXISTENT, "/usr/lib/x.conf", 0, 0);
+        chase_mode_eq("/usr/lib/..", 0, "/usr", 0, 0);
+        chase_mode_eq("/usr/lib/../lib", 0, "/usr/lib", S_IFDIR, 0);
+        chase_mode_eq("/usr/lib/.", 0, "/usr/lib", 0, 0);
+        chase_mode_eq("/", 0, "/", 0, 0);
+}
+
 TEST(read_inside_only) {
         Root root;
         char *data = NULL, *p = NULL;
@@ -146,5 +178,5 @@ TEST(cleanup_fixture) {
         cleanup();
 }
 
-TESTS_MAIN(T(setup_fixture), T(symlinks_stay_inside), T(loops_and_missing), T(read_inside_only),
+TESTS_MAIN(T(setup_fixture), T(symlinks_stay_inside), T(loops_and_missing), T(chase_stat), T(read_inside_only),
            T(list_dir_inside_only), T(cleanup_fixture))

@@ -267,5 +267,49 @@ TEST(unit_name_every_byte) {
         CHECK(n > 62 * ELEMENTSOF(shapes) / 2); /* letters and digits everywhere, at least */
 }
 
-TESTS_MAIN(T(unit_name_validity), T(unit_name_every_byte), T(unit_name_length), T(unit_name_parts), T(unit_name_unescaping),
+/* Names long enough for the sixteen-byte classification: every byte at
+ * every place of prefixes of 1 to 70 bytes (one load masked at the
+ * suffix, whole loads, an overlapping last load), also beside an '@', and
+ * near the length limit; by strlen() and by the length given. */
+TEST(unit_name_every_byte_long) {
+        static const char *const suffixes[] = { ".service", ".automount", ".d.socket", "@x.timer", "@.path" };
+        static const size_t lengths[] = { 1, 2, 7, 8, 9, 15, 16, 17, 23, 31, 32, 33, 47, 48, 49, 63, 64, 65, 70, 240, 246 };
+        unsigned valid = 0, total = 0;
+
+        for (size_t li = 0; li < ELEMENTSOF(lengths); li++)
+                for (size_t si = 0; si < ELEMENTSOF(suffixes); si++)
+                        for (size_t pos = 0; pos < lengths[li]; pos += lengths[li] > 70 ? 7 : 1)
+                                for (unsigned c = 1; c < 256; c++)
+                                        for (int with_at = 0; with_at < 2; with_at++) {
+                                                char name[300];
+                                                size_t m = lengths[li];
+                                                UnitType a = _UNIT_TYPE_INVALID, b = _UNIT_TYPE_INVALID,
+                                                         t = _UNIT_TYPE_INVALID;
+                                                int fast, fast_n, slow;
+
+                                                memset(name, 'a', m);
+                                                if (with_at)
+                                                        name[(pos + m / 2 + 1) % m] = '@';
+                                                name[pos] = (char) c;
+                                                strcpy(name + m, suffixes[si]);
+                                                fast = unit_name_classify_type(name, &a);
+                                                fast_n = unit_name_classify_type_n(name, strlen(name), &t);
+                                                slow = classify_slowly(name, &b);
+                                                CHECK_INT_EQ(fast, slow);
+                                                CHECK_INT_EQ(fast_n, slow);
+                                                if (fast >= 0)
+                                                        CHECK_INT_EQ(a, b);
+                                                if (fast_n >= 0)
+                                                        CHECK_INT_EQ(t, b);
+                                                if (fast != slow || fast_n != slow) {
+                                                        fprintf(stderr, "  name '%s' (byte %u at %zu)\n", name, c, pos);
+                                                        return;
+                                                }
+                                                valid += fast >= 0;
+                                                total++;
+                                        }
+        CHECK(valid > total / 5 && valid < total);
+}
+
+TESTS_MAIN(T(unit_name_validity), T(unit_name_every_byte), T(unit_name_every_byte_long), T(unit_name_length), T(unit_name_parts), T(unit_name_unescaping),
            T(booleans), T(paths), T(simplify))

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* A root's unit set: what the set works out once for its readers (the
+ * form and type of each unit's name, the numbering of the files read)
+ * agrees with working it out again from the strings, on a root with
+ * aliases, masks, templates, linked unit files (some through further
+ * links), symlinked drop-ins and drop-in and dependency directories. */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lookup/lookup.h"
+#include "tests.h"
+#include "validate/unit-name.h"
+
+static char tmpl[] = "/tmp/ug-test-lookup-set-XXXXXX";
+static const char *dir;
+
+static void mkfile(const char *rel, const char *text) {
+        char p[512];
+        FILE *f;
+
+        snprintf(p, sizeof(p), "%s/%s", dir, rel);
+        f = fopen(p, "w");
+        CHECK(f != NULL);
+        if (f) {
+                fputs(text, f);
+                fclose(f);
+        }
+}
+
+static void mk(const char *rel) {
+        char p[512];
+
+        snprintf(p, sizeof(p), "%s/%s", dir, rel);
+        CHECK(mkdir(p, 0755) == 0);
+}
+
+static void ln(const char *target, const char *rel) {
+        char p[512];
+
+        snprintf(p, sizeof(p), "%s/%s", dir, rel);
+        CHECK(symlink(target, p) == 0);
+}
+
+#define U "usr/lib/systemd/system/"
+#define E "etc/systemd/system/"
+
+static void setup(void) {
+        dir = mkdtemp(tmpl);
+        CHECK(dir != NULL);
+        mk("usr"), mk("usr/lib"), mk("usr/lib/systemd"), mk(U);
+        mk("etc"), mk("etc/systemd"), mk(E);
+        mk("opt"), mk("opt/wants");
+        mkfile(U "a.service", "[Service]\nExecStart=/bin/a\n");
+        mkfile(U "b@.service", "[Service]\nExecStart=/bin/b %i\n");
+        mkfile(U "c.service", "[Service]\nExecStart=/bin/c\n");
+        mkfile(U "d.service", "[Service]\nExecStart=/bin/d\n");
+        mkfile(U "e.service", "");                      /* empty: masked */
+        mkfile(U "multi-user.target", "[Unit]\n");
+        mkfile(U "sockets.target", "[Unit]\n");
+        mkfile(U "x-y.service", "[Service]\nExecStart=/bin/xy\n");
+        mk(U "c.service.d"), mk(U "service.d"), mk(U "x-.service.d"), mk(U "multi-user.target.wants");
+        mkfile(U "c.service.d/10-c.conf", "[Service]\nNice=1\n");
+        mkfile(U "service.d/50-all.conf", "[Service]\nNice=2\n");
+        mkfile(U "x-.service.d/dash.conf", "[Service]\nNice=3\n");
+        ln("../b@.service", U "multi-user.target.wants/b@1.service");
+        ln("/opt/wants", U "sockets.target.wants");     /* a symlinked dependency directory */
+        ln("/usr/lib/systemd/system/b@.service", "opt/wants/b@2.service");
+        ln("a.service", U "alias.service");
+        ln("/dev/null", U "m.service");
+        ln("/dev/null", U "m2.service");
+        mkfile("opt/l.service", "[Service]\nExecStart=/bin/l\n");
+        mkfile("opt/empty.service", "");
+        ln("/usr/lib/systemd/system/a.service", "opt/via-link.service");
+        ln("/opt/l.service", E "l.service");            /* linked */
+        ln("/opt/via-link.service", E "l2.service");    /* linked, through a further link to a.service */
+        ln("/opt/empty.service", E "l3.service");       /* linked to an empty file: masked */
+        ln("/opt/missing.service", E "l4.service");     /* linked to nothing */
+        ln("/usr/lib/systemd/system/c.service.d", E "d.service.d");
+        mk(E "a.service.d"), mk(E "b@.service.d");
+        ln("/usr/lib/systemd/system/c.service.d/10-c.conf", E "a.service.d/20-link.conf");
+        mkfile(E "b@.service.d/t.conf", "[Service]\nNice=4\n");
+}
+
+static const LookupUnit *unit(const LookupSet *s, const char *id) {
+        const LookupUnit *u = lookup_set_find(s, id);
+
+        CHECK(u != NULL);
+        if (!u)
+                fprintf(stderr, "no unit %s\n", id);
+        return u;
+}
+
+/* Every file of the set that has a source, in one list. */
+static size_t all_files(const LookupSet *s, const LookupFile **files, size_t max) {
+        size_t n = 0;
+
+        for (size_t i = 0; i < s->n_units; i++) {
+                const LookupUnit *u = s->units[i];
+
+                if (u->fragment.source && n < max)
+                        files[n++] = &u->fragment;
+                for (size_t k = 0; k < u->n_dropins; k++)
+                        if (u->dropins[k].source && n < max)
+                                files[n++] = &u->dropins[k];
+        }
+        return n;
+}
+
+TEST(set) {
+        const LookupFile *files[256];
+        const LookupUnit *u, *a, *c;
+        LookupSet s;
+        Root root;
+        size_t n;
+
+        CHECK_INT_EQ(root_open(dir, &root), 0);
+        CHECK_INT_EQ(lookup_set_build_full(&root, LOOKUP_SYSTEM, 252, LOOKUP_LAZY_EMPTY, &s), 0);
+
+        /* Sorted by id (the scan's runs merged), each id once. */
+        for (size_t i = 1; i < s.n_units; i++)
+                CHECK(strcmp(s.units[i - 1]->id, s.units[i]->id) < 0);
+        CHECK(s.n_units > 15);
+
+        /* The name's form and type, as classifying it again says. */
+        for (size_t i = 0; i < s.n_units; i++) {
+                UnitType type = _UNIT_TYPE_INVALID;
+                int kind = unit_name_classify_type(s.units[i]->id, &type);
+
+                CHECK_INT_EQ(s.units[i]->id_kind, kind);
+                CHECK_INT_EQ(s.units[i]->id_type, kind >= 0 ? type : _UNIT_TYPE_INVALID);
+        }
+
+        /* The same number exactly for the same source. */
+        n = all_files(&s, files, ELEMENTSOF(files));
+        CHECK(n > 20 && n < ELEMENTSOF(files));
+        for (size_t i = 0; i < n; i++) {
+                CHECK(files[i]->source_id < s.n_sources);
+                for (size_t j = 0; j < n; j++)
+                        CHECK((files[i]->source_id == files[j]->source_id) ==
+                              streq(files[i]->source, files[j]->source));
+        }
+
+        /* Linked unit files: resolved where they are, once. */
+        a = unit(&s, "a.service");
+        c = unit(&s, "c.service");
+        if ((u = unit(&s, "l.service"))) {
+                CHECK_INT_EQ(u->state, LOOKUP_UNIT_LOADED);
+                CHECK_STR_EQ(u->fragment.path, "/etc/systemd/system/l.service");
+                CHECK_STR_EQ(u->fragment.source, "/opt/l.service");
+        }
+        if ((u = unit(&s, "l2.service")) && a) {
+                CHECK_INT_EQ(u->state, LOOKUP_UNIT_LOADED);
+                CHECK_STR_EQ(u->fragment.source, "/usr/lib/systemd/system/a.service");
+                CHECK_INT_EQ(u->fragment.source_id, a->fragment.source_id);
+        }
+        if ((u = unit(&s, "l3.service")))
+                CHECK_INT_EQ(u->state, LOOKUP_UNIT_MASKED);
+        if ((u = unit(&s, "l4.service"))) {
+                CHECK_INT_EQ(u->state, LOOKUP_UNIT_LOADED);
+                CHECK_INT_EQ(u->fragment.error, -ENOENT);
+                CHECK(u->fragment.source == NULL);
+        }
+        if ((u = unit(&s, "m.service")))
+                CHECK_INT_EQ(u->state, LOOKUP_UNIT_MASKED);
+        if ((u = unit(&s, "m2.service")))
+                CHECK_INT_EQ(u->state, LOOKUP_UNIT_MASKED);
+        /* An empty unit file is the reader's to find (LOOKUP_LAZY_EMPTY). */
+        if ((u = unit(&s, "e.service"))) {
+                CHECK_INT_EQ(u->state, LOOKUP_UNIT_LOADED);
+                CHECK(u->maybe_empty);
+        }
+
+        /* Instances from a real and from a symlinked dependency directory
+         * read their template's file. */
+        if ((u = unit(&s, "b@1.service")))
+                CHECK_STR_EQ(u->fragment.source, "/usr/lib/systemd/system/b@.service");
+        if ((u = unit(&s, "b@2.service")))
+                CHECK_STR_EQ(u->fragment.source, "/usr/lib/systemd/system/b@.service");
+
+        /* d.service.d is c.service.d, and a.service.d/20-link.conf is its
+         * file: one source, one number. */
+        if ((u = unit(&s, "d.service")) && c && a && u->n_dropins == 2 && c->n_dropins == 2 && a->n_dropins == 2) {
+                /* Shown where the resolved directory is. */
+                CHECK_STR_EQ(u->dropins[0].path, "/usr/lib/systemd/system/c.service.d/10-c.conf");
+                CHECK_STR_EQ(u->dropins[0].source, c->dropins[0].source);
+                CHECK_INT_EQ(u->dropins[0].source_id, c->dropins[0].source_id);
+                CHECK_STR_EQ(a->dropins[0].source, c->dropins[0].source);
+                CHECK_INT_EQ(a->dropins[0].source_id, c->dropins[0].source_id);
+        } else
+                CHECK(false);
+
+        lookup_set_done(&s);
+        root_done(&root);
+}
+
+static void cleanup(void) {
+        char cmd[600];
+
+        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+        CHECK(system(cmd) == 0);
+}
+
+TEST(setup_fixture) {
+        setup();
+}
+
+TEST(cleanup_fixture) {
+        cleanup();
+}
+
+TESTS_MAIN(T(setup_fixture), T(set), T(cleanup_fixture))
