@@ -60,21 +60,23 @@ static StrMapSlot *find_slot(StrMapSlot *slots, size_t n_slots, const char *key,
         return &slots[i];
 }
 
-void *strmap_get(const StrMap *m, const char *key) {
+void *strmap_get_hashed(const StrMap *m, const char *key, uint32_t hash) {
         StrMapSlot *s;
 
         if (m->n_slots == 0)
                 return NULL;
-        s = find_slot(m->slots, m->n_slots, key, strmap_hash(key));
+        s = find_slot(m->slots, m->n_slots, key, hash);
         return s->key ? s->value : NULL;
 }
 
-static int grow(StrMap *m) {
-        size_t n = m->n_slots ? m->n_slots * 2 : 16;
+void *strmap_get(const StrMap *m, const char *key) {
+        return m->n_slots == 0 ? NULL : strmap_get_hashed(m, key, strmap_hash(key));
+}
+
+/* The slots rebuilt at n (a power of two, room for the items). */
+static int resize(StrMap *m, size_t n) {
         StrMapSlot *slots;
 
-        if (n < m->n_slots)
-                return -ENOMEM;
         slots = new0(StrMapSlot, n);
         if (!slots)
                 return -ENOMEM;
@@ -87,9 +89,31 @@ static int grow(StrMap *m) {
         return 0;
 }
 
+static int grow(StrMap *m) {
+        size_t n = m->n_slots ? m->n_slots * 2 : 16;
+
+        if (n < m->n_slots)
+                return -ENOMEM;
+        return resize(m, n);
+}
+
+int strmap_reserve(StrMap *m, size_t n) {
+        size_t slots = m->n_slots ? m->n_slots : 16;
+
+        /* The load stays at most half, as strmap_put() keeps it. */
+        if (n > SIZE_MAX / 4)
+                return -ENOMEM;
+        while (n * 2 > slots)
+                slots *= 2;
+        return slots == m->n_slots ? 0 : resize(m, slots);
+}
+
 int strmap_put(StrMap *m, const char *key, void *value) {
+        return strmap_put_hashed(m, key, value, strmap_hash(key));
+}
+
+int strmap_put_hashed(StrMap *m, const char *key, void *value, uint32_t hash) {
         StrMapSlot *s;
-        uint32_t hash;
         int r;
 
         if ((m->n_items + 1) * 2 > m->n_slots) {
@@ -97,7 +121,6 @@ int strmap_put(StrMap *m, const char *key, void *value) {
                 if (r < 0)
                         return r;
         }
-        hash = strmap_hash(key);
         s = find_slot(m->slots, m->n_slots, key, hash);
         if (s->key)
                 return 0;

@@ -27,6 +27,14 @@ void *strmap_get(const StrMap *m, const char *key);
 /* Adds key -> value. Returns 1 when added, 0 when key was already present
  * (the map is left unchanged), -ENOMEM. */
 int strmap_put(StrMap *m, const char *key, void *value);
+/* The same with the key's strmap_hash() given: a caller that looks a key
+ * up and then adds it (or adds it under an equal copy) hashes it once. */
+void *strmap_get_hashed(const StrMap *m, const char *key, uint32_t hash);
+int strmap_put_hashed(StrMap *m, const char *key, void *value, uint32_t hash);
+/* Room for n items in all, so that they are put without the map growing
+ * (rehashing) on the way: for a caller that knows about how many come.
+ * Returns 0 or -ENOMEM (the map is unchanged then). */
+int strmap_reserve(StrMap *m, size_t n);
 /* Iteration in slot order: for (size_t i = 0; strmap_next(m, &i, &k, &v);) */
 bool strmap_next(const StrMap *m, size_t *i, const char **ret_key, void **ret_value);
 size_t strmap_size(const StrMap *m);

@@ -23,6 +23,7 @@ typedef struct Entry {
          * and type. */
         int name_kind;
         UnitType name_type;
+        uint32_t name_hash;    /* strmap_hash(name): the scan's lookup of it, reused to add it */
         EntryKind kind;
         char *path;            /* the entry itself: "/etc/systemd/system/foo.service" */
         char *target;          /* ALIAS: unit name; LINKED: the simplified target path */
@@ -64,6 +65,7 @@ typedef struct Builder {
 
         Entry **entries;
         size_t n_entries, allocated_entries;
+        struct LookupChunk *entry_blocks; /* where the entries are (entry_new()) */
         StrMap names;          /* name -> Entry */
 
         DropinDir **dropin_dirs;
@@ -103,6 +105,9 @@ int builder_diag(Builder *b, DiagSeverity sev, const char *rule, const char *pat
 int build_units(Builder *b);
 /* A copy of str in the set's blocks (never freed alone), or NULL. */
 char *lookup_set_strdup(LookupSet *s, const char *str);
+/* size zeroed bytes aligned to align (a power of two) in the set's
+ * blocks, freed with the set only; or NULL. */
+void *lookup_set_new0(LookupSet *s, size_t size, size_t align);
 /* root_path_join(dir, name) in the set's blocks. */
 char *lookup_set_join(LookupSet *s, const char *dir, const char *name);
 /* The source_id of a file that reads source (a resolved path): a FILE

@@ -80,25 +80,25 @@ static int unit_add_alias(Builder *b, LookupUnit *u, const char *name) {
  * unit_name_classify_type() says of id, or NAME_KIND_UNKNOWN. id_is_sets:
  * id is a string of the set's already (an entry's name), kept as it is. */
 static int get_unit(Builder *b, const char *id, bool id_is_sets, int kind, UnitType type, LookupUnit **ret) {
-        LookupUnit *u = strmap_get(&b->units, id);
+        uint32_t hash = strmap_hash(id);
+        LookupUnit *u = strmap_get_hashed(&b->units, id, hash);
         int r;
 
         if (u) {
                 *ret = u;
                 return 0;
         }
-        u = new0(LookupUnit, 1);
+        /* In the set's blocks, freed with it (lookup_unit_free()). */
+        u = lookup_set_new0(b->set, sizeof(LookupUnit), _Alignof(LookupUnit));
         if (!u || !(u->id = id_is_sets ? (char *) id : lookup_set_strdup(b->set, id)) ||
-            GREEDY_REALLOC(b->unit_list, b->allocated_units, b->n_units + 1) < 0) {
-                free(u);
+            GREEDY_REALLOC(b->unit_list, b->allocated_units, b->n_units + 1) < 0)
                 return -ENOMEM;
-        }
         if (kind == NAME_KIND_UNKNOWN)
                 kind = unit_name_classify_type(id, &type);
         u->id_kind = kind;
         u->id_type = kind >= 0 ? type : _UNIT_TYPE_INVALID;
         b->unit_list[b->n_units++] = u;
-        r = strmap_put(&b->units, u->id, u);
+        r = strmap_put_hashed(&b->units, u->id, u, hash);
         if (r < 0)
                 return r;
         *ret = u;
@@ -704,8 +704,11 @@ static int sort_units(LookupUnit **u, size_t n) {
 int build_units(Builder *b) {
         _cleanup_free_ TemplateName *templates = NULL;
         size_t n_templates = 0;
-        int r = 0;
+        int r;
 
+        /* Most names make a unit of their own: the map is sized for them
+         * at once rather than grown (rehashed) on the way. */
+        r = strmap_reserve(&b->units, b->n_entries + b->n_extra + b->n_dropin_dirs);
         for (size_t i = 0; r >= 0 && i < b->n_entries; i++)
                 r = add_name(b, b->entries[i]->name, b->entries[i]->name_kind, b->entries[i]->name_type, false);
         for (size_t i = 0; r >= 0 && i < b->n_extra; i++)

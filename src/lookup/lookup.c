@@ -39,25 +39,50 @@ typedef struct LookupChunk {
  * of its own). */
 #define LOOKUP_CHUNK_SIZE 16384
 
-/* Room for n bytes in the set's blocks, or NULL. */
-static char *lookup_set_alloc(LookupSet *s, size_t n) {
-        LookupChunk *c = s->strings;
+/* Room for n bytes aligned to align (a power of two) in the blocks of
+ * the list at *head, or NULL. */
+static void *chunk_alloc(LookupChunk **head, size_t n, size_t align) {
+        LookupChunk *c = *head;
+        size_t pad = 0;
         char *p;
 
-        if (!c || c->size - c->used < n) {
-                size_t size = MAX(n, (size_t) LOOKUP_CHUNK_SIZE);
+        if (c)
+                pad = (size_t) -(uintptr_t) (c->data + c->used) & (align - 1);
+        if (!c || c->size - c->used < n || c->size - c->used - n < pad) {
+                size_t size = MAX(n + align, (size_t) LOOKUP_CHUNK_SIZE);
 
-                if (size > SIZE_MAX - sizeof(LookupChunk))
+                if (n > SIZE_MAX - sizeof(LookupChunk) - align - LOOKUP_CHUNK_SIZE)
                         return NULL;
                 c = malloc(sizeof(LookupChunk) + size);
                 if (!c)
                         return NULL;
-                *c = (LookupChunk) { .next = s->strings, .size = size };
-                s->strings = c;
+                *c = (LookupChunk) { .next = *head, .size = size };
+                *head = c;
+                pad = (size_t) -(uintptr_t) c->data & (align - 1);
         }
-        p = c->data + c->used;
-        c->used += n;
+        p = c->data + c->used + pad;
+        c->used += pad + n;
         return p;
+}
+
+static void chunks_free(LookupChunk **head) {
+        while (*head) {
+                LookupChunk *next = (*head)->next;
+
+                free(*head);
+                *head = next;
+        }
+}
+
+/* Room for n bytes in the set's blocks, or NULL. */
+static char *lookup_set_alloc(LookupSet *s, size_t n) {
+        return chunk_alloc(&s->strings, n, 1);
+}
+
+void *lookup_set_new0(LookupSet *s, size_t size, size_t align) {
+        void *p = chunk_alloc(&s->strings, size, align);
+
+        return p ? memset(p, 0, size) : NULL;
 }
 
 char *lookup_set_strdup(LookupSet *s, const char *str) {
@@ -87,13 +112,13 @@ char *lookup_set_join(LookupSet *s, const char *dir, const char *name) {
         return p;
 }
 
-/* The unit's strings are the set's (lookup_set_strdup()). */
+/* The unit itself and its strings are the set's (lookup_set_new0(),
+ * lookup_set_strdup()). */
 static LookupUnit *lookup_unit_free(LookupUnit *u) {
         if (!u)
                 return NULL;
         free(u->aliases);
         free(u->dropins);
-        free(u);
         return NULL;
 }
 
@@ -101,12 +126,7 @@ void lookup_set_done(LookupSet *s) {
         for (size_t i = 0; i < s->n_units; i++)
                 lookup_unit_free(s->units[i]);
         free(s->units);
-        while (s->strings) {
-                LookupChunk *next = s->strings->next;
-
-                free(s->strings);
-                s->strings = next;
-        }
+        chunks_free(&s->strings);
         diag_list_done(&s->diags);
         lookup_paths_done(&s->paths);
         *s = (LookupSet) {};
@@ -131,8 +151,17 @@ const LookupUnit *lookup_set_find(const LookupSet *s, const char *id) {
 
 /* ---- builder state ---------------------------------------------------- */
 
+/* The scan's entries live in the builder's blocks (a root names hundreds
+ * of units: a malloc() and a free() each cost more than the rest of the
+ * entry), freed with the builder; their strings are the set's. */
+static Entry *entry_new(Builder *b) {
+        Entry *e = chunk_alloc(&b->entry_blocks, sizeof(Entry), _Alignof(Entry));
+
+        return e ? memset(e, 0, sizeof(Entry)) : NULL;
+}
+
 static void entry_free(Entry *e) {
-        free(e);        /* its strings are the set's */
+        (void) e;       /* its block goes with the builder */
 }
 
 static void dropin_dir_free(DropinDir *d) {
@@ -147,9 +176,8 @@ static void dropin_dir_free(DropinDir *d) {
 }
 
 static void builder_done(Builder *b) {
-        for (size_t i = 0; i < b->n_entries; i++)
-                entry_free(b->entries[i]);
         free(b->entries);
+        chunks_free(&b->entry_blocks);
         strmap_done(&b->names);
         for (size_t i = 0; i < b->n_dropin_dirs; i++)
                 dropin_dir_free(b->dropin_dirs[i]);
@@ -213,7 +241,7 @@ static int add_entry(Builder *b, Entry *e) {
                 return -ENOMEM;
         }
         b->entries[b->n_entries++] = e;
-        r = strmap_put(&b->names, e->name, e);
+        r = strmap_put_hashed(&b->names, e->name, e, e->name_hash);
         return r < 0 ? r : 0;
 }
 
@@ -279,7 +307,7 @@ static int simplify_target(Builder *b, const char *abs, char **ret, struct stat 
 }
 
 static int scan_symlink(Builder *b, size_t dir, int dfd, const char *name, int name_kind, UnitType name_type,
-                        const char *path) {
+                        uint32_t name_hash, const char *path) {
         const SearchDir *sd = &b->set->paths.dirs[dir];
         _cleanup_free_ char *abs = NULL, *simplified = NULL;
         char target[PATH_MAX];
@@ -314,12 +342,13 @@ static int scan_symlink(Builder *b, size_t dir, int dfd, const char *name, int n
                                     "Symlink to '%s' cannot be resolved inside the root: %s; systemd ignores it",
                                     target, strerror(-r));
 
-        e = new0(Entry, 1);
+        e = entry_new(b);
         if (!e)
                 return -ENOMEM;
         e->dir = dir;
         e->name_kind = name_kind;
         e->name_type = name_type;
+        e->name_hash = name_hash;
         e->name = lookup_set_strdup(b->set, name);
         e->path = lookup_set_strdup(b->set, path);
         if (!e->name || !e->path) {
@@ -508,6 +537,10 @@ static int scan_search_dir(Builder *b, size_t dir) {
         prefix_len++;
         /* The resolved directory is most often the directory itself. */
         same_dir = streq(sd->path, sd->resolved);
+        /* Most entries of a search directory are units: the name map is
+         * sized for them at once rather than grown (rehashed) on the way. */
+        if (strmap_reserve(&b->names, b->names.n_items + l.n) < 0)
+                return -ENOMEM;
 
         for (size_t i = 0; i < l.n; i++) {
                 const DirEntry *de = &l.entries[i];
@@ -543,9 +576,10 @@ static int scan_search_dir(Builder *b, size_t dir) {
                         continue;
                 }
                 if (is_unit) {
+                        uint32_t hash = strmap_hash(name);
                         Entry *e;
 
-                        if ((e = strmap_get(&b->names, name))) {
+                        if ((e = strmap_get_hashed(&b->names, name, hash))) {
                                 /* On a merged-/usr root /lib and /usr/lib are one directory. */
                                 if (streq(b->set->paths.dirs[e->dir].resolved, sd->resolved))
                                         continue;
@@ -554,7 +588,7 @@ static int scan_search_dir(Builder *b, size_t dir) {
                                 continue;
                         }
                         if (S_ISLNK(st.st_mode)) {
-                                r = scan_symlink(b, dir, dfd, name, kind, type, path);
+                                r = scan_symlink(b, dir, dfd, name, kind, type, hash, path);
                                 continue;
                         }
                         if (!S_ISREG(st.st_mode)) {
@@ -562,7 +596,7 @@ static int scan_search_dir(Builder *b, size_t dir) {
                                                  "Has a unit name but is not a file or symlink; systemd ignores it");
                                 continue;
                         }
-                        e = new0(Entry, 1);
+                        e = entry_new(b);
                         if (!e || !(e->name = lookup_set_strdup(b->set, name)) ||
                             !(e->path = lookup_set_strdup(b->set, path))) {
                                 free(e);
@@ -573,6 +607,7 @@ static int scan_search_dir(Builder *b, size_t dir) {
                         e->source_id = b->n_sources++;
                         e->name_kind = kind;
                         e->name_type = type;
+                        e->name_hash = hash;
                         e->dir = dir;
                         e->empty = st.st_size == 0;
                         e->size_unknown = st.st_size < 0;

@@ -61,4 +61,49 @@ TEST(empty_and_short_keys) {
         strmap_done(&m);
 }
 
-TESTS_MAIN(T(put_get_grow), T(empty_and_short_keys))
+/* A reserved map takes that many keys without growing (its slots stay
+ * where they are), keeps what it held across the reserve, and the hashed
+ * calls agree with the plain ones. */
+TEST(reserve_and_hashed) {
+        static char keys[600][16];
+        StrMap m = {};
+        StrMapSlot *slots;
+
+        CHECK_INT_EQ(strmap_put(&m, "kept.service", (void *) "kept"), 1);
+        CHECK_INT_EQ(strmap_reserve(&m, 601), 0);
+        CHECK(m.n_slots >= 2 * 601);
+        CHECK_STR_EQ(strmap_get(&m, "kept.service"), "kept");
+        slots = m.slots;
+        for (size_t n = 0; n < 600; n++) {
+                uint32_t h;
+
+                snprintf(keys[n], sizeof keys[n], "u%zu.service", n);
+                h = strmap_hash(keys[n]);
+                CHECK(strmap_get_hashed(&m, keys[n], h) == NULL);
+                CHECK_INT_EQ(strmap_put_hashed(&m, keys[n], keys[n], h), 1);
+                CHECK_INT_EQ(strmap_put_hashed(&m, keys[n], NULL, h), 0);
+        }
+        CHECK(m.slots == slots);        /* no growth on the way */
+        CHECK_INT_EQ(strmap_size(&m), 601);
+        for (size_t n = 0; n < 600; n++) {
+                CHECK(strmap_get(&m, keys[n]) == keys[n]);
+                CHECK(strmap_get_hashed(&m, keys[n], strmap_hash(keys[n])) == keys[n]);
+        }
+        /* Reserving less than there is changes nothing; more grows. */
+        CHECK_INT_EQ(strmap_reserve(&m, 10), 0);
+        CHECK(m.slots == slots);
+        CHECK_INT_EQ(strmap_reserve(&m, 5000), 0);
+        CHECK(m.n_slots >= 10000);
+        for (size_t n = 0; n < 600; n++)
+                CHECK(strmap_get(&m, keys[n]) == keys[n]);
+        CHECK_STR_EQ(strmap_get(&m, "kept.service"), "kept");
+        strmap_done(&m);
+
+        /* Reserve on an empty map, then the first put. */
+        CHECK_INT_EQ(strmap_reserve(&m, 0), 0);
+        CHECK_INT_EQ(strmap_put(&m, "a", (void *) "a"), 1);
+        CHECK_STR_EQ(strmap_get(&m, "a"), "a");
+        strmap_done(&m);
+}
+
+TESTS_MAIN(T(put_get_grow), T(empty_and_short_keys), T(reserve_and_hashed))
