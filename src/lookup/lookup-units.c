@@ -27,11 +27,14 @@
 
 /* Follows aliases from name. Returns the final entry, NULL with -ENOENT
  * (*missing set to the name not found) or -ELOOP. */
-static int resolve_name(const Builder *b, const char *name, Entry **ret, const char **missing) {
+static int resolve_name_hashed(const Builder *b, const char *name, const uint32_t *hash, Entry **ret,
+                               const char **missing) {
         const char *cur = name;
 
         for (unsigned hops = 0; hops <= ALIAS_FOLLOW_MAX; hops++) {
-                Entry *e = strmap_get(&b->names, cur);
+                /* name's hash, when the caller knows it; the targets'
+                 * are worked out. */
+                Entry *e = hops == 0 && hash ? strmap_get_hashed(&b->names, cur, *hash) : strmap_get(&b->names, cur);
 
                 if (!e) {
                         *missing = cur;
@@ -44,6 +47,10 @@ static int resolve_name(const Builder *b, const char *name, Entry **ret, const c
                 cur = e->target;
         }
         return -ELOOP;
+}
+
+static int resolve_name(const Builder *b, const char *name, Entry **ret, const char **missing) {
+        return resolve_name_hashed(b, name, NULL, ret, missing);
 }
 
 /* foo@.service + "bar" -> foo@bar.service */
@@ -79,8 +86,9 @@ static int unit_add_alias(Builder *b, LookupUnit *u, const char *name) {
 /* The unit called id, made when there is none yet; kind and type: what
  * unit_name_classify_type() says of id, or NAME_KIND_UNKNOWN. id_is_sets:
  * id is a string of the set's already (an entry's name), kept as it is. */
-static int get_unit(Builder *b, const char *id, bool id_is_sets, int kind, UnitType type, LookupUnit **ret) {
-        uint32_t hash = strmap_hash(id);
+static int get_unit_hashed(Builder *b, const char *id, bool id_is_sets, int kind, UnitType type,
+                           const uint32_t *id_hash, LookupUnit **ret) {
+        uint32_t hash = id_hash ? *id_hash : strmap_hash(id);
         LookupUnit *u = strmap_get_hashed(&b->units, id, hash);
         int r;
 
@@ -103,6 +111,10 @@ static int get_unit(Builder *b, const char *id, bool id_is_sets, int kind, UnitT
                 return r;
         *ret = u;
         return 1;
+}
+
+static int get_unit(Builder *b, const char *id, bool id_is_sets, int kind, UnitType type, LookupUnit **ret) {
+        return get_unit_hashed(b, id, id_is_sets, kind, type, NULL, ret);
 }
 
 /* Whether a file reads as empty, which masks a unit (null_or_empty).
@@ -182,8 +194,10 @@ static int set_fragment(Builder *b, LookupUnit *u, const Entry *e) {
 }
 
 /* Adds the unit a name leads to (creating it), with the name as an alias.
- * kind, type: unit_name_classify_type() of name, or NAME_KIND_UNKNOWN. */
-static int add_name(Builder *b, const char *name, int kind, UnitType type, bool from_dependency) {
+ * kind, type: unit_name_classify_type() of name, or NAME_KIND_UNKNOWN.
+ * hash: strmap_hash(name) when known, or NULL. */
+static int add_name(Builder *b, const char *name, int kind, UnitType type, const uint32_t *hash,
+                    bool from_dependency) {
         _cleanup_free_ char *template = NULL, *id_buf = NULL, *instance = NULL;
         const char *missing = NULL, *id;
         Entry *e = NULL;
@@ -199,7 +213,7 @@ static int add_name(Builder *b, const char *name, int kind, UnitType type, bool 
                 if (r < 0)
                         return r == -ENOMEM ? r : 0;
         }
-        r = resolve_name(b, name, &e, &missing);
+        r = resolve_name_hashed(b, name, hash, &e, &missing);
         if (r == -ENOENT && kind == UNIT_NAME_INSTANCE && streq(missing, name)) {
                 r = unit_name_template(name, &template);
                 if (r < 0)
@@ -237,7 +251,8 @@ static int add_name(Builder *b, const char *name, int kind, UnitType type, bool 
                         return -ENOMEM;
                 kind = NAME_KIND_UNKNOWN;
         }
-        r = get_unit(b, id, !id_buf, kind, type, &u);
+        /* The fragment's entry knows the hash of its name. */
+        r = get_unit_hashed(b, id, !id_buf, kind, type, id_buf ? NULL : &e->name_hash, &u);
         if (r < 0)
                 return r;
         if (r > 0) {
@@ -704,21 +719,27 @@ static int sort_units(LookupUnit **u, size_t n) {
 int build_units(Builder *b) {
         _cleanup_free_ TemplateName *templates = NULL;
         size_t n_templates = 0;
+        size_t n_own = 0;
         int r;
 
-        /* Most names make a unit of their own: the map is sized for them
-         * at once rather than grown (rehashed) on the way. */
-        r = strmap_reserve(&b->units, b->n_entries + b->n_extra + b->n_dropin_dirs);
+        /* Each name that is not an alias makes a unit of its own, most
+         * units are such: the map is sized for them at once rather than
+         * grown (rehashed) on the way, and no larger (its slots are
+         * zeroed), a further unit growing it as usual. */
+        for (size_t i = 0; i < b->n_entries; i++)
+                n_own += b->entries[i]->kind != ENTRY_ALIAS;
+        r = strmap_reserve(&b->units, n_own);
         for (size_t i = 0; r >= 0 && i < b->n_entries; i++)
-                r = add_name(b, b->entries[i]->name, b->entries[i]->name_kind, b->entries[i]->name_type, false);
+                r = add_name(b, b->entries[i]->name, b->entries[i]->name_kind, b->entries[i]->name_type,
+                             &b->entries[i]->name_hash, false);
         for (size_t i = 0; r >= 0 && i < b->n_extra; i++)
-                r = add_name(b, b->extra_names[i], NAME_KIND_UNKNOWN, _UNIT_TYPE_INVALID, true);
+                r = add_name(b, b->extra_names[i], NAME_KIND_UNKNOWN, _UNIT_TYPE_INVALID, NULL, true);
         /* Instances that only have a drop-in directory of their own. */
         for (size_t i = 0; r >= 0 && i < b->n_dropin_dirs; i++) {
                 const char *key = b->dropin_dirs[i]->key;
 
                 if (b->dropin_dirs[i]->key_kind == UNIT_NAME_INSTANCE && !strmap_get(&b->units, key))
-                        r = add_name(b, key, NAME_KIND_UNKNOWN, _UNIT_TYPE_INVALID, true);
+                        r = add_name(b, key, NAME_KIND_UNKNOWN, _UNIT_TYPE_INVALID, NULL, true);
         }
 
         if (r >= 0)
