@@ -188,13 +188,13 @@ static int check_user(const JudgeContext *ctx, const char *value, Judgement *j, 
 }
 
 /* The next word of a list value, into word (a WordRoom's, reused from
- * word to word): 1 with a word, 0 at the end, -EBADMSG for a syntax error
- * (recorded in j and c), -ENOMEM. */
-static int next_word(const char **p, const char *value, const char *end, char *word, Judgement *j, Check *c) {
-        size_t n;
+ * word to word), its length in *ret_len: 1 with a word, 0 at the end,
+ * -EBADMSG for a syntax error (recorded in j and c), -ENOMEM. */
+static int next_word(const char **p, const char *value, const char *end, char *word, size_t *ret_len, Judgement *j,
+                     Check *c) {
         int r;
 
-        r = exec_extract_word_to(p, end, word, &n, NULL);
+        r = exec_extract_word_to(p, end, word, ret_len, NULL);
         if (r >= 0)
                 return r;
         c->invalid = true;
@@ -206,7 +206,7 @@ static int check_group_list(const JudgeContext *ctx, const char *value, Judgemen
         _cleanup_(word_room_done) WordRoom word;
         const char *p = value;
         bool any_good = false;
-        size_t n;
+        size_t n, len;
         int r;
 
         n = strlen(value);
@@ -216,7 +216,7 @@ static int check_group_list(const JudgeContext *ctx, const char *value, Judgemen
         for (;;) {
                 Check wc = {};
 
-                r = next_word(&p, value, value + n, word.data, j, c);
+                r = next_word(&p, value, value + n, word.data, &len, j, c);
                 if (r == 0)
                         break;
                 if (r < 0)
@@ -332,12 +332,32 @@ static int check_unit_name(const JudgeContext *ctx, const Directive *d, const ch
         return 0;
 }
 
+/* Whether a name of len bytes passes check_unit_name() as written: a
+ * valid name of an allowed form (which has no '%': nothing to expand),
+ * of the type the directive asks for if it does. Most names of a list
+ * are such, told without check_unit_name()'s search for a '%' and
+ * measuring; any other name goes through check_unit_name(), which finds
+ * what is wrong with it. */
+static bool unit_name_plainly_ok(const Directive *d, const char *name, size_t len, bool allow_template) {
+        const char *type = directive_values(d);
+        int kind = unit_name_classify_type_n(name, len, NULL);
+        size_t k;
+
+        if (kind < 0 || !(kind & (UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE | (allow_template ? UNIT_NAME_TEMPLATE : 0))))
+                return false;
+        if (!type || type[0] != '.')
+                return true;
+        k = strlen(type);
+        return len >= k && memcmp(name + len - k, type, k) == 0;
+}
+
 static int check_unit_name_list(const JudgeContext *ctx, const Directive *d, const char *value, Judgement *j,
                                 Check *c) {
         _cleanup_(word_room_done) WordRoom word;
         const char *p = value;
         bool any_good = false;
-        size_t n;
+        bool allow_template = d->section_id == DIRECTIVE_SECTION_UNIT;
+        size_t n, len;
         int r;
 
         n = strlen(value);
@@ -347,12 +367,16 @@ static int check_unit_name_list(const JudgeContext *ctx, const Directive *d, con
         for (;;) {
                 Check wc = {};
 
-                r = next_word(&p, value, value + n, word.data, j, c);
+                r = next_word(&p, value, value + n, word.data, &len, j, c);
                 if (r == 0)
                         break;
                 if (r < 0)
                         return r == -EBADMSG ? 0 : r; /* a syntax error is recorded in j */
-                r = check_unit_name(ctx, d, word.data, d->section_id == DIRECTIVE_SECTION_UNIT, j, &wc);
+                if (unit_name_plainly_ok(d, word.data, len, allow_template)) {
+                        any_good = true;
+                        continue;
+                }
+                r = check_unit_name(ctx, d, word.data, allow_template, j, &wc);
                 if (r < 0)
                         return r;
                 if (wc.invalid)

@@ -5,6 +5,7 @@
 #include "basic/macro.h"
 #include "tests.h"
 #include "validate/judge.h"
+#include "unit/unit-type.h"
 
 typedef struct Case {
         const char *unit;    /* unit name; the type comes from it */
@@ -336,5 +337,82 @@ TEST(message_format) {
         CHECK_INT_EQ(fmt_simple(longer, 64, "trailing %", 0), -1);
 }
 
-TESTS_MAIN(T(enum_words_by_version), T(issue_rows), T(reference_fatal_checks), T(more), T(strings),
+/* The words of a dependency list that are plain valid names are passed
+ * without check_unit_name() (check_unit_name_list()'s fast path): each
+ * word judged in After= must come out as the same word in a timer's
+ * Unit= (the same forms allowed, no type asked for, always judged by
+ * check_unit_name()), invalid or not, with the same message; and in
+ * Sockets= (".socket" asked for, no template) and WantedBy= (no
+ * template) as the rules say. Every byte at a few places of short and
+ * long names, '@' and '.' among them, and specifiers. */
+static void judge_word(const char *unit, const char *section, const char *key, const char *word, Judgement *ret) {
+        JudgeContext ctx = { .version = 252, .type = _UNIT_TYPE_INVALID, .unit_name = unit };
+
+        CHECK_INT_EQ(judge_assignment(&ctx, section, key, word, ret), 0);
+}
+
+static bool word_is_name(const char *w, bool allow_template, const char *suffix) {
+        const char *dot = strrchr(w, '.'), *at = strchr(w, '@');
+
+        if (!dot || dot == w || strlen(w) >= 256 || unit_type_from_string(dot + 1) < 0 || at == w)
+                return false;
+        for (const char *p = w; p < dot; p++)
+                if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:-_.@\\", *p))
+                        return false;
+        if (at && at + 1 == dot && !allow_template)
+                return false;
+        return !suffix || endswith(w, suffix);
+}
+
+TEST(unit_name_list_words) {
+        static const char *const shapes[] = { "#.service", "a#.socket", "#a.timer", "a@#.service", "#@.socket",
+                                              "ab.soc#et", "x.automoun#", "a@.servic#", "a#", "#",
+                                              "abcdefghijklmnopq#.socket", "abcdefgh@ijklmnop#.service",
+                                              "abcdefghijklmno#@.socket", "abcdefghijklmnopqrstuvwxyz0123456789#" };
+        static const char *const specified[] = { "%n", "%N.socket", "%p@x.service", "a%z.service", "%i.target",
+                                                  "x@%i.service", "%%.service" };
+        unsigned valid = 0, total = 0;
+
+        for (size_t i = 0; i < ELEMENTSOF(shapes) + ELEMENTSOF(specified); i++)
+                for (unsigned c = 1; c < 256; c++) {
+                        _cleanup_(judgement_done) Judgement list = {}, single = {}, sockets = {}, wanted = {};
+                        char w[64];
+                        bool spec = i >= ELEMENTSOF(shapes);
+
+                        if (spec) {
+                                if (c > 1)
+                                        break;
+                                strcpy(w, specified[i - ELEMENTSOF(shapes)]);
+                        } else {
+                                /* Bytes the word splitter reads as syntax are not part of a word. */
+                                if (strchr(" \t\n\r\"'\\%;", (int) c))
+                                        continue;
+                                for (size_t k = 0; k <= strlen(shapes[i]); k++)
+                                        w[k] = shapes[i][k] == '#' ? (char) c : shapes[i][k];
+                        }
+                        judge_word("a@b.service", "Unit", "After", w, &list);
+                        judge_word("a@b.timer", "Timer", "Unit", w, &single);
+                        CHECK_INT_EQ(list.invalid, single.invalid);
+                        CHECK_INT_EQ(list.deferred, single.deferred);
+                        CHECK_STR_EQ(list.message ?: "-", single.message ?: "-");
+                        total++;
+                        if (spec)
+                                continue;
+                        valid += !list.invalid;
+                        CHECK_INT_EQ(!list.invalid, word_is_name(w, true, NULL));
+                        judge_word("a.service", "Service", "Sockets", w, &sockets);
+                        CHECK_INT_EQ(!sockets.invalid, word_is_name(w, false, ".socket"));
+                        judge_word("a.service", "Install", "WantedBy", w, &wanted);
+                        CHECK_INT_EQ(!wanted.invalid, word_is_name(w, false, NULL));
+                        if (list.invalid != single.invalid || !list.invalid != word_is_name(w, true, NULL) ||
+                            !sockets.invalid != word_is_name(w, false, ".socket") ||
+                            !wanted.invalid != word_is_name(w, false, NULL)) {
+                                fprintf(stderr, "  word '%s' (byte %u)\n", w, c);
+                                return;
+                        }
+                }
+        CHECK(valid > 64 * 3 && valid < total);
+}
+
+TESTS_MAIN(T(unit_name_list_words), T(enum_words_by_version), T(issue_rows), T(reference_fatal_checks), T(more), T(strings),
            T(message_format))
