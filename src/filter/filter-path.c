@@ -712,6 +712,13 @@ static int filter_read_file(Filter *f, const char *path, const char *unit_base, 
                 /* The group's own copy of the name, freed with it. */
                 g->name = TAKE_PTR(dropin_of);
                 g->name_borrowed = false;
+        } else {
+                /* The unit file's name classified once, here, for the
+                 * reader (its length and type) and for the check of the
+                 * name (finish_group()), which would each work it out. */
+                g->name_len = strlen(unit_base);
+                g->name_kind = unit_name_classify_type_n(unit_base, g->name_len, &g->name_type);
+                g->name_classified = true;
         }
         g->has_fragment = !dropin;
         r = group_add_read(f, g, path, strlen(path), dropin, framed, error, data, size, false, NULL);
