@@ -105,6 +105,7 @@ static int get_unit_hashed(Builder *b, const char *id, bool id_is_sets, int kind
                 kind = unit_name_classify_type(id, &type);
         u->id_kind = kind;
         u->id_type = kind >= 0 ? type : _UNIT_TYPE_INVALID;
+        u->id_hash = hash;
         b->unit_list[b->n_units++] = u;
         r = strmap_put_hashed(&b->units, u->id, u, hash);
         if (r < 0)
@@ -380,7 +381,8 @@ static bool has_dash_stem(const Builder *b, const char *name) {
  * directory: the name's own, its template's, then those of its dash
  * prefixes, most specific first (the same for every directory). Only names
  * that have a drop-in directory somewhere are kept. */
-static int expand_name(Builder *b, NameList *l, const char *name, int kind, UnitType type, unsigned depth) {
+static int expand_name(Builder *b, NameList *l, const char *name, int kind, UnitType type, const uint32_t *hash,
+                       unsigned depth) {
         /* The name is valid (shorter than UNIT_NAME_MAX) once classified:
          * its parts are cut from it here, on the stack, with one
          * classification instead of one per helper. */
@@ -392,7 +394,9 @@ static int expand_name(Builder *b, NameList *l, const char *name, int kind, Unit
 
         if (depth > 64)
                 return 0;
-        if (strmap_get(&b->dropin_index, name)) {
+        /* The hash of a unit's id is the unit's (a name hashes the same
+         * in every map). */
+        if (hash ? strmap_get_hashed(&b->dropin_index, name, *hash) : strmap_get(&b->dropin_index, name)) {
                 char *s = strdup(name);
 
                 if (!s || GREEDY_REALLOC(l->items, l->allocated, l->n + 1) < 0) {
@@ -411,7 +415,7 @@ static int expand_name(Builder *b, NameList *l, const char *name, int kind, Unit
                 r = unit_name_template(name, &template);
                 if (r < 0)
                         return r;
-                r = expand_name(b, l, template, NAME_KIND_UNKNOWN, _UNIT_TYPE_INVALID, depth + 1);
+                r = expand_name(b, l, template, NAME_KIND_UNKNOWN, _UNIT_TYPE_INVALID, NULL, depth + 1);
                 if (r < 0)
                         return r;
         }
@@ -458,7 +462,7 @@ static int expand_name(Builder *b, NameList *l, const char *name, int kind, Unit
         kind = unit_name_classify_type(built, &type);
         if (kind < 0)
                 return 0;
-        return expand_name(b, l, built, kind, type, depth + 1);
+        return expand_name(b, l, built, kind, type, NULL, depth + 1);
 }
 
 typedef struct Found {
@@ -572,8 +576,9 @@ static int collect_dropins(Builder *b, LookupUnit *u) {
                 _cleanup_free_ DropinDir **cursors = NULL;
                 NameList names = {};
 
-                r = k == 0 ? expand_name(b, &names, u->id, u->id_kind, u->id_type, 0)
-                           : expand_name(b, &names, u->aliases[k - 1], NAME_KIND_UNKNOWN, _UNIT_TYPE_INVALID, 0);
+                r = k == 0 ? expand_name(b, &names, u->id, u->id_kind, u->id_type, &u->id_hash, 0)
+                           : expand_name(b, &names, u->aliases[k - 1], NAME_KIND_UNKNOWN, _UNIT_TYPE_INVALID,
+                                         NULL, 0);
                 if (r >= 0 && names.n > 0) {
                         cursors = malloc_multiply(names.n, sizeof(DropinDir *));
                         if (!cursors)

@@ -47,6 +47,7 @@ typedef struct LookupUnit {
          * once, for the set and its readers. */
         int id_kind;
         UnitType id_type;
+        uint32_t id_hash;      /* strmap_hash(id), for the set's builder */
         LookupUnitState state;
         LookupFile fragment;   /* path NULL for none */
         char *masked_by;       /* the mask's path */
