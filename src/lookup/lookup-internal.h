@@ -105,6 +105,8 @@ int builder_diag(Builder *b, DiagSeverity sev, const char *rule, const char *pat
 int build_units(Builder *b);
 /* A copy of str in the set's blocks (never freed alone), or NULL. */
 char *lookup_set_strdup(LookupSet *s, const char *str);
+/* The same for the n bytes at str (no NUL among them), NUL-terminated. */
+char *lookup_set_strndup(LookupSet *s, const char *str, size_t n);
 /* size zeroed bytes aligned to align (a power of two) in the set's
  * blocks, freed with the set only; or NULL. */
 void *lookup_set_new0(LookupSet *s, size_t size, size_t align);

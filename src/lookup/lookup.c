@@ -39,30 +39,41 @@ typedef struct LookupChunk {
  * of its own). */
 #define LOOKUP_CHUNK_SIZE 16384
 
-/* Room for n bytes aligned to align (a power of two) in the blocks of
- * the list at *head, or NULL. */
-static void *chunk_alloc(LookupChunk **head, size_t n, size_t align) {
-        LookupChunk *c = *head;
-        size_t pad = 0;
+/* n bytes aligned to align (a power of two) at the end of block c, or
+ * NULL when they do not fit. */
+static inline void *chunk_take(LookupChunk *c, size_t n, size_t align) {
+        size_t pad = (size_t) -(uintptr_t) (c->data + c->used) & (align - 1);
         char *p;
 
-        if (c)
-                pad = (size_t) -(uintptr_t) (c->data + c->used) & (align - 1);
-        if (!c || c->size - c->used < n || c->size - c->used - n < pad) {
-                size_t size = MAX(n + align, (size_t) LOOKUP_CHUNK_SIZE);
-
-                if (n > SIZE_MAX - sizeof(LookupChunk) - align - LOOKUP_CHUNK_SIZE)
-                        return NULL;
-                c = malloc(sizeof(LookupChunk) + size);
-                if (!c)
-                        return NULL;
-                *c = (LookupChunk) { .next = *head, .size = size };
-                *head = c;
-                pad = (size_t) -(uintptr_t) c->data & (align - 1);
-        }
+        if (c->size - c->used < n || c->size - c->used - n < pad)
+                return NULL;
         p = c->data + c->used + pad;
         c->used += pad + n;
         return p;
+}
+
+/* A new block for chunk_alloc(), then the room from it. */
+static void * __attribute__((noinline)) chunk_alloc_new(LookupChunk **head, size_t n, size_t align) {
+        size_t size = MAX(n + align, (size_t) LOOKUP_CHUNK_SIZE);
+        LookupChunk *c;
+
+        if (n > SIZE_MAX - sizeof(LookupChunk) - align - LOOKUP_CHUNK_SIZE)
+                return NULL;
+        c = malloc(sizeof(LookupChunk) + size);
+        if (!c)
+                return NULL;
+        *c = (LookupChunk) { .next = *head, .size = size };
+        *head = c;
+        return chunk_take(c, n, align);
+}
+
+/* Room for n bytes aligned to align (a power of two) in the blocks of
+ * the list at *head, or NULL. Inline: strings are copied by the
+ * thousand, most of them into the block at hand. */
+static inline void *chunk_alloc(LookupChunk **head, size_t n, size_t align) {
+        void *p = *head ? chunk_take(*head, n, align) : NULL;
+
+        return p ? p : chunk_alloc_new(head, n, align);
 }
 
 static void chunks_free(LookupChunk **head) {
@@ -85,11 +96,18 @@ void *lookup_set_new0(LookupSet *s, size_t size, size_t align) {
         return p ? memset(p, 0, size) : NULL;
 }
 
-char *lookup_set_strdup(LookupSet *s, const char *str) {
-        size_t n = strlen(str) + 1;
-        char *p = lookup_set_alloc(s, n);
+char *lookup_set_strndup(LookupSet *s, const char *str, size_t n) {
+        char *p = n < SIZE_MAX ? lookup_set_alloc(s, n + 1) : NULL;
 
-        return p ? memcpy(p, str, n) : NULL;
+        if (!p)
+                return NULL;
+        memcpy(p, str, n);
+        p[n] = '\0';
+        return p;
+}
+
+char *lookup_set_strdup(LookupSet *s, const char *str) {
+        return lookup_set_strndup(s, str, strlen(str));
 }
 
 char *lookup_set_join(LookupSet *s, const char *dir, const char *name) {
@@ -597,8 +615,9 @@ static int scan_search_dir(Builder *b, size_t dir) {
                                 continue;
                         }
                         e = entry_new(b);
-                        if (!e || !(e->name = lookup_set_strdup(b->set, name)) ||
-                            !(e->path = lookup_set_strdup(b->set, path))) {
+                        /* Both lengths are known: the listing's, the buffer's. */
+                        if (!e || !(e->name = lookup_set_strndup(b->set, name, de->len)) ||
+                            !(e->path = lookup_set_strndup(b->set, path, pathbuf.len))) {
                                 free(e);
                                 r = -ENOMEM;
                                 continue;
