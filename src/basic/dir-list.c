@@ -11,6 +11,7 @@
 
 #include "alloc-util.h"
 #include "strbuf.h"
+#include "unaligned.h"
 
 static int entry_compare(const void *a, const void *b) {
         return strcmp(((const DirEntry *) a)->name, ((const DirEntry *) b)->name);
@@ -26,25 +27,15 @@ typedef struct SortItem {
         size_t i;
 } SortItem;
 
-static uint64_t load_be64(const char *p) {
-        uint64_t w;
-
-        memcpy(&w, p, 8);
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        w = __builtin_bswap64(w);
-#endif
-        return w;
-}
-
 /* The name's bytes from 8 * word on, as for SortItem.key. */
 static uint64_t name_key(const DirEntry *e, size_t word) {
         char pad[8] = {};
 
         if (e->len >= 8 * word + 8)
-                return load_be64(e->name + 8 * word);
+                return unaligned_load_be64(e->name + 8 * word);
         if (e->len > 8 * word)
                 memcpy(pad, e->name + 8 * word, e->len - 8 * word);
-        return load_be64(pad);
+        return unaligned_load_be64(pad);
 }
 
 typedef struct SortCtx {

@@ -13,6 +13,7 @@
 #include "basic/alloc-util.h"
 #include "basic/macro.h"
 #include "basic/strbuf.h"
+#include "basic/unaligned.h"
 #include "exec-line.h"
 #include "path-util.h"
 #include "specifier.h"
@@ -397,20 +398,6 @@ static bool byte_is_unsafe(char c) {
         return (unsigned char) c < ' ' || c == 0x7f || c == '"' || c == '\'' || c == '\\';
 }
 
-static inline uint64_t load8(const char *p) {
-        uint64_t w;
-
-        memcpy(&w, p, 8);
-        return w;
-}
-
-static inline uint64_t load4(const char *p) {
-        uint32_t w;
-
-        memcpy(&w, p, 4);
-        return w;
-}
-
 /* Whether a byte of w is below ' ' or one of 0x7f '"' '\'' '\\': the
  * borrow tests, exact for a whole word (a byte below n <= 128, a byte
  * equal to c as a zero byte of w ^ c repeated). */
@@ -428,12 +415,12 @@ static inline bool word_is_unsafe(uint64_t w) {
 static bool string_is_safe_n(const char *p, size_t n) {
         if (n >= 8) {
                 for (size_t i = 0; i + 8 < n; i += 8)
-                        if (word_is_unsafe(load8(p + i)))
+                        if (word_is_unsafe(unaligned_load64(p + i)))
                                 return false;
-                return !word_is_unsafe(load8(p + n - 8));
+                return !word_is_unsafe(unaligned_load64(p + n - 8));
         }
         if (n >= 4) /* the first and the last four bytes, as one word */
-                return !word_is_unsafe(load4(p) | load4(p + n - 4) << 32);
+                return !word_is_unsafe(unaligned_load32(p) | unaligned_load32(p + n - 4) << 32);
         for (size_t i = 0; i < n; i++)
                 if (byte_is_unsafe(p[i]))
                         return false;

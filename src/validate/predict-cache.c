@@ -11,6 +11,7 @@
 #endif
 
 #include "basic/macro.h"
+#include "basic/unaligned.h"
 #include "predict-cache.h"
 #include "predict.h"
 #include "unit-settings.h"
@@ -172,20 +173,6 @@ static bool table_allocated(const PredictCache *c) {
 #define HASH_K1 UINT64_C(0xd6e8feb86659fd93)
 #define HASH_K2 UINT64_C(0xa0761d6478bd642f)
 
-static inline uint64_t load8(const char *p) {
-        uint64_t w;
-
-        memcpy(&w, p, 8);
-        return w;
-}
-
-static inline uint64_t load4(const char *p) {
-        uint32_t w;
-
-        memcpy(&w, p, 4);
-        return w;
-}
-
 /* The full 128-bit product of a and b folded to 64 bits: every bit of
  * either reaches most bits of the result, in one multiplication. */
 static inline uint64_t fold(uint64_t a, uint64_t b) {
@@ -206,15 +193,15 @@ static _always_inline_ uint64_t hash_text(uint64_t h, const char *s, size_t n) {
 
         if (n > 16) {
                 for (size_t i = 0; i + 16 < n; i += 16)
-                        h = fold(load8(s + i) ^ h, load8(s + i + 8) ^ HASH_K1);
-                a = load8(s + n - 16);
-                b = load8(s + n - 8);
+                        h = fold(unaligned_load64(s + i) ^ h, unaligned_load64(s + i + 8) ^ HASH_K1);
+                a = unaligned_load64(s + n - 16);
+                b = unaligned_load64(s + n - 8);
         } else if (n >= 8) {
-                a = load8(s);
-                b = load8(s + n - 8);
+                a = unaligned_load64(s);
+                b = unaligned_load64(s + n - 8);
         } else if (n >= 4) {
-                a = load4(s);
-                b = load4(s + n - 4);
+                a = unaligned_load32(s);
+                b = unaligned_load32(s + n - 4);
         } else if (n > 0) {
                 a = (uint64_t) (unsigned char) s[0] << 16 | (uint64_t) (unsigned char) s[n >> 1] << 8 |
                     (unsigned char) s[n - 1];
@@ -247,15 +234,15 @@ static _always_inline_ bool text_equal(const char *a, const char *b, size_t n) {
                 return block_equal(a + n - 16, b + n - 16);
 #else
                 for (size_t i = 0; i + 16 < n; i += 16)
-                        if (((load8(a + i) ^ load8(b + i)) | (load8(a + i + 8) ^ load8(b + i + 8))) != 0)
+                        if (((unaligned_load64(a + i) ^ unaligned_load64(b + i)) | (unaligned_load64(a + i + 8) ^ unaligned_load64(b + i + 8))) != 0)
                                 return false;
-                return ((load8(a + n - 16) ^ load8(b + n - 16)) | (load8(a + n - 8) ^ load8(b + n - 8))) == 0;
+                return ((unaligned_load64(a + n - 16) ^ unaligned_load64(b + n - 16)) | (unaligned_load64(a + n - 8) ^ unaligned_load64(b + n - 8))) == 0;
 #endif
         }
         if (n >= 8)
-                return ((load8(a) ^ load8(b)) | (load8(a + n - 8) ^ load8(b + n - 8))) == 0;
+                return ((unaligned_load64(a) ^ unaligned_load64(b)) | (unaligned_load64(a + n - 8) ^ unaligned_load64(b + n - 8))) == 0;
         if (n >= 4)
-                return ((load4(a) ^ load4(b)) | (load4(a + n - 4) ^ load4(b + n - 4))) == 0;
+                return ((unaligned_load32(a) ^ unaligned_load32(b)) | (unaligned_load32(a + n - 4) ^ unaligned_load32(b + n - 4))) == 0;
         return n == 0 || (a[0] == b[0] && a[n >> 1] == b[n >> 1] && a[n - 1] == b[n - 1]);
 }
 
@@ -656,15 +643,15 @@ static bool value_is_named(const LineKey *k) {
                 }
 #else
                 for (size_t i = 0; i + 8 < n; i += 8)
-                        if (word_has_named(load8(v + i)))
+                        if (word_has_named(unaligned_load64(v + i)))
                                 return true;
-                return word_has_named(load8(v + n - 8));
+                return word_has_named(unaligned_load64(v + n - 8));
 #endif
         }
         if (n >= 8)
-                return word_has_named(load8(v)) || word_has_named(load8(v + n - 8));
+                return word_has_named(unaligned_load64(v)) || word_has_named(unaligned_load64(v + n - 8));
         if (n >= 4) /* the first and the last four bytes, as one word */
-                return word_has_named(load4(v) | load4(v + n - 4) << 32);
+                return word_has_named(unaligned_load32(v) | unaligned_load32(v + n - 4) << 32);
         for (size_t i = 0; i < n; i++)
                 if (v[i] == '%' || v[i] == '\\')
                         return true;
