@@ -11,28 +11,11 @@
 #include <unistd.h>
 
 #include "basic/dir-fds.h"
+#include "test-tree.h"
 #include "tests.h"
 
 static char tmpl[] = "/tmp/test-dir-fds-XXXXXX";
 static const char *top;
-
-static void mkfile(const char *rel) {
-        char p[512];
-        int fd;
-
-        snprintf(p, sizeof(p), "%s/%s", top, rel);
-        fd = open(p, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-        CHECK(fd >= 0);
-        if (fd >= 0)
-                close(fd);
-}
-
-static void mk(const char *rel) {
-        char p[512];
-
-        snprintf(p, sizeof(p), "%s/%s", top, rel);
-        CHECK(mkdir(p, 0755) == 0);
-}
 
 /* The entry at fd/name is the file at top/rel. */
 static void same_file(int fd, const char *name, const char *rel) {
@@ -48,12 +31,12 @@ static void same_file(int fd, const char *name, const char *rel) {
 TEST(setup_fixture) {
         top = mkdtemp(tmpl);
         CHECK(top != NULL);
-        mk("a");
-        mk("a/b");
-        mkfile("a/x.service");
-        mkfile("a/b/y.service");
-        mkfile("a/b/z.service");
-        mkfile("file");
+        tree_dir(top, "a");
+        tree_dir(top, "a/b");
+        tree_file(top, "a/x.service", "");
+        tree_file(top, "a/b/y.service", "");
+        tree_file(top, "a/b/z.service", "");
+        tree_file(top, "file", "");
 }
 
 TEST(own_directory_added) {

@@ -10,38 +10,12 @@
 #include <unistd.h>
 
 #include "lookup/lookup.h"
+#include "test-tree.h"
 #include "tests.h"
 #include "validate/unit-name.h"
 
 static char tmpl[] = "/tmp/ug-test-lookup-set-XXXXXX";
 static const char *dir;
-
-static void mkfile(const char *rel, const char *text) {
-        char p[512];
-        FILE *f;
-
-        snprintf(p, sizeof(p), "%s/%s", dir, rel);
-        f = fopen(p, "w");
-        CHECK(f != NULL);
-        if (f) {
-                fputs(text, f);
-                fclose(f);
-        }
-}
-
-static void mk(const char *rel) {
-        char p[512];
-
-        snprintf(p, sizeof(p), "%s/%s", dir, rel);
-        CHECK(mkdir(p, 0755) == 0);
-}
-
-static void ln(const char *target, const char *rel) {
-        char p[512];
-
-        snprintf(p, sizeof(p), "%s/%s", dir, rel);
-        CHECK(symlink(target, p) == 0);
-}
 
 #define U "usr/lib/systemd/system/"
 #define E "etc/systemd/system/"
@@ -49,38 +23,38 @@ static void ln(const char *target, const char *rel) {
 static void setup(void) {
         dir = mkdtemp(tmpl);
         CHECK(dir != NULL);
-        mk("usr"), mk("usr/lib"), mk("usr/lib/systemd"), mk(U);
-        mk("etc"), mk("etc/systemd"), mk(E);
-        mk("opt"), mk("opt/wants");
-        mkfile(U "a.service", "[Service]\nExecStart=/bin/a\n");
-        mkfile(U "b@.service", "[Service]\nExecStart=/bin/b %i\n");
-        mkfile(U "c.service", "[Service]\nExecStart=/bin/c\n");
-        mkfile(U "d.service", "[Service]\nExecStart=/bin/d\n");
-        mkfile(U "e.service", "");                      /* empty: masked */
-        mkfile(U "multi-user.target", "[Unit]\n");
-        mkfile(U "sockets.target", "[Unit]\n");
-        mkfile(U "x-y.service", "[Service]\nExecStart=/bin/xy\n");
-        mk(U "c.service.d"), mk(U "service.d"), mk(U "x-.service.d"), mk(U "multi-user.target.wants");
-        mkfile(U "c.service.d/10-c.conf", "[Service]\nNice=1\n");
-        mkfile(U "service.d/50-all.conf", "[Service]\nNice=2\n");
-        mkfile(U "x-.service.d/dash.conf", "[Service]\nNice=3\n");
-        ln("../b@.service", U "multi-user.target.wants/b@1.service");
-        ln("/opt/wants", U "sockets.target.wants");     /* a symlinked dependency directory */
-        ln("/usr/lib/systemd/system/b@.service", "opt/wants/b@2.service");
-        ln("a.service", U "alias.service");
-        ln("/dev/null", U "m.service");
-        ln("/dev/null", U "m2.service");
-        mkfile("opt/l.service", "[Service]\nExecStart=/bin/l\n");
-        mkfile("opt/empty.service", "");
-        ln("/usr/lib/systemd/system/a.service", "opt/via-link.service");
-        ln("/opt/l.service", E "l.service");            /* linked */
-        ln("/opt/via-link.service", E "l2.service");    /* linked, through a further link to a.service */
-        ln("/opt/empty.service", E "l3.service");       /* linked to an empty file: masked */
-        ln("/opt/missing.service", E "l4.service");     /* linked to nothing */
-        ln("/usr/lib/systemd/system/c.service.d", E "d.service.d");
-        mk(E "a.service.d"), mk(E "b@.service.d");
-        ln("/usr/lib/systemd/system/c.service.d/10-c.conf", E "a.service.d/20-link.conf");
-        mkfile(E "b@.service.d/t.conf", "[Service]\nNice=4\n");
+        tree_dir(dir, "usr"), tree_dir(dir, "usr/lib"), tree_dir(dir, "usr/lib/systemd"), tree_dir(dir, U);
+        tree_dir(dir, "etc"), tree_dir(dir, "etc/systemd"), tree_dir(dir, E);
+        tree_dir(dir, "opt"), tree_dir(dir, "opt/wants");
+        tree_file(dir, U "a.service", "[Service]\nExecStart=/bin/a\n");
+        tree_file(dir, U "b@.service", "[Service]\nExecStart=/bin/b %i\n");
+        tree_file(dir, U "c.service", "[Service]\nExecStart=/bin/c\n");
+        tree_file(dir, U "d.service", "[Service]\nExecStart=/bin/d\n");
+        tree_file(dir, U "e.service", "");                      /* empty: masked */
+        tree_file(dir, U "multi-user.target", "[Unit]\n");
+        tree_file(dir, U "sockets.target", "[Unit]\n");
+        tree_file(dir, U "x-y.service", "[Service]\nExecStart=/bin/xy\n");
+        tree_dir(dir, U "c.service.d"), tree_dir(dir, U "service.d"), tree_dir(dir, U "x-.service.d"), tree_dir(dir, U "multi-user.target.wants");
+        tree_file(dir, U "c.service.d/10-c.conf", "[Service]\nNice=1\n");
+        tree_file(dir, U "service.d/50-all.conf", "[Service]\nNice=2\n");
+        tree_file(dir, U "x-.service.d/dash.conf", "[Service]\nNice=3\n");
+        tree_link(dir, "../b@.service", U "multi-user.target.wants/b@1.service");
+        tree_link(dir, "/opt/wants", U "sockets.target.wants");     /* a symlinked dependency directory */
+        tree_link(dir, "/usr/lib/systemd/system/b@.service", "opt/wants/b@2.service");
+        tree_link(dir, "a.service", U "alias.service");
+        tree_link(dir, "/dev/null", U "m.service");
+        tree_link(dir, "/dev/null", U "m2.service");
+        tree_file(dir, "opt/l.service", "[Service]\nExecStart=/bin/l\n");
+        tree_file(dir, "opt/empty.service", "");
+        tree_link(dir, "/usr/lib/systemd/system/a.service", "opt/via-link.service");
+        tree_link(dir, "/opt/l.service", E "l.service");            /* linked */
+        tree_link(dir, "/opt/via-link.service", E "l2.service");    /* linked, through a further link to a.service */
+        tree_link(dir, "/opt/empty.service", E "l3.service");       /* linked to an empty file: masked */
+        tree_link(dir, "/opt/missing.service", E "l4.service");     /* linked to nothing */
+        tree_link(dir, "/usr/lib/systemd/system/c.service.d", E "d.service.d");
+        tree_dir(dir, E "a.service.d"), tree_dir(dir, E "b@.service.d");
+        tree_link(dir, "/usr/lib/systemd/system/c.service.d/10-c.conf", E "a.service.d/20-link.conf");
+        tree_file(dir, E "b@.service.d/t.conf", "[Service]\nNice=4\n");
 }
 
 static const LookupUnit *unit(const LookupSet *s, const char *id) {

@@ -7,52 +7,26 @@
 #include <unistd.h>
 
 #include "lookup/root.h"
+#include "test-tree.h"
 #include "tests.h"
 
 static char tmpl[] = "/tmp/ug-test-root-XXXXXX";
 static const char *dir;
 
-static void mkfile(const char *rel, const char *text) {
-        char p[512];
-        FILE *f;
-
-        snprintf(p, sizeof(p), "%s/%s", dir, rel);
-        f = fopen(p, "w");
-        CHECK(f != NULL);
-        if (f) {
-                fputs(text, f);
-                fclose(f);
-        }
-}
-
-static void mk(const char *rel) {
-        char p[512];
-
-        snprintf(p, sizeof(p), "%s/%s", dir, rel);
-        CHECK(mkdir(p, 0755) == 0);
-}
-
-static void ln(const char *target, const char *rel) {
-        char p[512];
-
-        snprintf(p, sizeof(p), "%s/%s", dir, rel);
-        CHECK(symlink(target, p) == 0);
-}
-
 static void setup(void) {
         dir = mkdtemp(tmpl);
         CHECK(dir != NULL);
-        mk("usr");
-        mk("usr/lib");
-        mk("etc");
-        mkfile("usr/lib/x.conf", "inside\n");
-        ln("usr/lib", "lib");                    /* merged /usr */
-        ln("/etc", "usr/lib/abs-etc");           /* absolute: the root's /etc */
-        ln("../../../../../../etc/passwd", "usr/lib/climb");
-        ln("loop-b", "usr/lib/loop-a");
-        ln("loop-a", "usr/lib/loop-b");
-        ln("/usr/lib/x.conf", "etc/abs-file");
-        ln("/nonexistent/file", "etc/dangling");
+        tree_dir(dir, "usr");
+        tree_dir(dir, "usr/lib");
+        tree_dir(dir, "etc");
+        tree_file(dir, "usr/lib/x.conf", "inside\n");
+        tree_link(dir, "usr/lib", "lib");                    /* merged /usr */
+        tree_link(dir, "/etc", "usr/lib/abs-etc");           /* absolute: the root's /etc */
+        tree_link(dir, "../../../../../../etc/passwd", "usr/lib/climb");
+        tree_link(dir, "loop-b", "usr/lib/loop-a");
+        tree_link(dir, "loop-a", "usr/lib/loop-b");
+        tree_link(dir, "/usr/lib/x.conf", "etc/abs-file");
+        tree_link(dir, "/nonexistent/file", "etc/dangling");
 }
 
 static void chase_eq(const char *path, ChaseFlags flags, int want_r, const char *want) {
