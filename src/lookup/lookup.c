@@ -618,7 +618,7 @@ static int scan_search_dir(Builder *b, size_t dir) {
                         /* Both lengths are known: the listing's, the buffer's. */
                         if (!e || !(e->name = lookup_set_strndup(b->set, name, de->len)) ||
                             !(e->path = lookup_set_strndup(b->set, path, pathbuf.len))) {
-                                free(e);
+                                entry_free(e);
                                 r = -ENOMEM;
                                 continue;
                         }
