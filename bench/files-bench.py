@@ -26,9 +26,9 @@ ratios or differences.
      holding one of the units, over the root's other units (aliases,
      instances and drop-ins count as units);
    - systemd-analyze verify: all N files minus one file, over N-1.
-   Beside each unitguard figure, the floor on the same inputs: bench/
-   read-files (open, read, close each file, directories walked; nothing
-   else), the kernel's part of any per-file tool. unitguard reads through
+   Beside the distinct and the tree figures, the floor on the same
+   inputs: bench/read-files (open, read, close each file, directories
+   walked; nothing else), the kernel's part of any per-file tool. unitguard reads through
    io_uring, which can be cheaper in the kernel than that floor.
 
 Usage: files-bench.py [UNITGUARD] [--runs N] [--copies K]
