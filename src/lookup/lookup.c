@@ -111,23 +111,10 @@ char *lookup_set_strdup(LookupSet *s, const char *str) {
 }
 
 char *lookup_set_join(LookupSet *s, const char *dir, const char *name) {
-        size_t a = strlen(dir), k;
-        char *p;
+        size_t n = root_path_join_size(dir, name);
+        char *p = n > 0 ? lookup_set_alloc(s, n) : NULL;
 
-        while (a > 0 && dir[a - 1] == '/')
-                a--;
-        while (*name == '/')
-                name++;
-        k = strlen(name);
-        if (a > SIZE_MAX - k - 2)
-                return NULL;
-        p = lookup_set_alloc(s, a + 1 + k + 1);
-        if (!p)
-                return NULL;
-        memcpy(p, dir, a);
-        p[a] = '/';
-        memcpy(p + a + 1, name, k + 1);
-        return p;
+        return p ? root_path_join_to(p, dir, name) : NULL;
 }
 
 /* The unit itself and its strings are the set's (lookup_set_new0(),

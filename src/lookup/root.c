@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,22 +40,38 @@ void root_done(Root *r) {
         *r = (Root) { .fd = -EBADF };
 }
 
-char *root_path_join(const char *dir, const char *name) {
-        size_t a = strlen(dir), b;
-        char *p;
+/* dir's length without its trailing slashes, and name past its leading
+ * ones: the two parts root_path_join() puts a single slash between. */
+static size_t join_parts(const char *dir, const char **name) {
+        size_t a = strlen(dir);
 
         while (a > 0 && dir[a - 1] == '/')
                 a--;
-        while (*name == '/')
-                name++;
-        b = strlen(name);
-        p = malloc(a + 1 + b + 1);
-        if (!p)
-                return NULL;
+        while (**name == '/')
+                (*name)++;
+        return a;
+}
+
+size_t root_path_join_size(const char *dir, const char *name) {
+        size_t a = join_parts(dir, &name), k = strlen(name);
+
+        return a > SIZE_MAX - k - 2 ? 0 : a + 1 + k + 1;
+}
+
+char *root_path_join_to(char *p, const char *dir, const char *name) {
+        size_t a = join_parts(dir, &name);
+
         memcpy(p, dir, a);
         p[a] = '/';
-        memcpy(p + a + 1, name, b + 1);
+        strcpy(p + a + 1, name);
         return p;
+}
+
+char *root_path_join(const char *dir, const char *name) {
+        size_t n = root_path_join_size(dir, name);
+        char *p = n > 0 ? malloc(n) : NULL;
+
+        return p ? root_path_join_to(p, dir, name) : NULL;
 }
 
 /* The path relative to the root descriptor: "" + "usr/lib" for "/usr/lib". */

@@ -45,6 +45,11 @@ int root_open_resolved(const Root *r, const char *resolved, int flags);
 
 /* Joins a directory and a name seen from inside the root, without "//". */
 char *root_path_join(const char *dir, const char *name);
+/* The same in two steps, for callers with their own allocator: the bytes
+ * the joined path takes with its NUL (0: too long), then the path
+ * written to p, which has that many; p is returned. */
+size_t root_path_join_size(const char *dir, const char *name);
+char *root_path_join_to(char *p, const char *dir, const char *name);
 
 /* Reads a regular file at a resolved path, with a size cap (-EFBIG). A
  * directory is -EISDIR, any other file type -EBADFD, "not a regular file"
