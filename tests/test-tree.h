@@ -7,6 +7,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,4 +40,12 @@ static inline void tree_link(const char *top, const char *target, const char *re
 
         CHECK((size_t) snprintf(p, sizeof(p), "%s/%s", top, rel) < sizeof(p));
         CHECK(symlink(target, p) == 0);
+}
+
+/* Removes top and all below it. */
+static inline void tree_remove(const char *top) {
+        char cmd[600];
+
+        CHECK((size_t) snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top) < sizeof(cmd));
+        CHECK(system(cmd) == 0);
 }

@@ -169,19 +169,12 @@ TEST(set) {
         root_done(&root);
 }
 
-static void cleanup(void) {
-        char cmd[600];
-
-        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-        CHECK(system(cmd) == 0);
-}
-
 TEST(setup_fixture) {
         setup();
 }
 
 TEST(cleanup_fixture) {
-        cleanup();
+        tree_remove(dir);
 }
 
 TESTS_MAIN(T(setup_fixture), T(set), T(cleanup_fixture))

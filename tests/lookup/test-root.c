@@ -137,19 +137,12 @@ TEST(list_dir_inside_only) {
         root_done(&root);
 }
 
-static void cleanup(void) {
-        char cmd[600];
-
-        snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-        CHECK(system(cmd) == 0);
-}
-
 TEST(setup_fixture) {
         setup();
 }
 
 TEST(cleanup_fixture) {
-        cleanup();
+        tree_remove(dir);
 }
 
 TESTS_MAIN(T(setup_fixture), T(symlinks_stay_inside), T(loops_and_missing), T(chase_stat), T(read_inside_only),
