@@ -24,6 +24,11 @@
  * before comes with its lines in the same order, so most lines are
  * answered without the hash and the table (still compared in full).
  *
+ * A line is stored the second time it misses, not the first: most lines
+ * of distinct units are never seen again, and their records would only
+ * cost memory (see seen_before() in predict-cache.c). So a line answers
+ * from the memo from its third sight on.
+ *
  * Bounded: 8-way sets, the table starts with room for 1024 answers and
  * doubles while it is half full or when a line's set is full, up to 16384
  * slots, so that a run over a few hundred distinct units pays for a few
@@ -90,6 +95,16 @@ int predict_cache_judge_file(PredictCache *c, const JudgeContext *ctx, const Uni
 
 /* Counters, for tests: answers from the memo and answers judged. */
 void predict_cache_stats(const PredictCache *c, size_t *ret_hits, size_t *ret_misses);
+/* Every line stored at its first miss, as a memo without the doorkeeper:
+ * for tests of the table and the history, and for a caller that knows its
+ * input repeats whole. */
+void predict_cache_admit_all(PredictCache *c);
+
+/* For tests: of the lines that missed, how many were stored (seen
+ * before, or passing for it), and how many turned away at first sight;
+ * and how many of the doorkeeper's bits are set now. */
+void predict_cache_door_stats(const PredictCache *c, size_t *ret_admitted, size_t *ret_turned_away,
+                              size_t *ret_bits_set);
 /* For tests: how many of the answers from the memo the history's first
  * candidate gave (spared the hash and the set). */
 size_t predict_cache_hinted(const PredictCache *c);

@@ -85,6 +85,16 @@ static bool same_judgement(const Judgement *a, const Judgement *b) {
                a->partial == b->partial && a->machine == b->machine && streq_ptr(a->message, b->message);
 }
 
+/* A memo that stores every line at its first miss (no doorkeeper): the
+ * tests of the table, the history and the keys count their hits so. */
+static PredictCache *memo_new(void) {
+        PredictCache *c = predict_cache_new();
+
+        if (c)
+                predict_cache_admit_all(c);
+        return c;
+}
+
 /* One line of one unit, with and without the memo; false on a difference. */
 static bool judge_both(PredictCache *c, const char *unit, unsigned version, bool typed, const Line *l) {
         JudgeContext ctx = {
@@ -108,14 +118,17 @@ static bool judge_both(PredictCache *c, const char *unit, unsigned version, bool
 }
 
 /* Every line in every unit and version, three rounds in different orders,
- * so that each answer given for one unit is asked for by all the others. */
-TEST(same_answers) {
+ * so that each answer given for one unit is asked for by all the others;
+ * with the doorkeeper (a line stored at its second miss) and without. */
+static void same_answers_in(bool door) {
         _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
-        size_t n_units = ELEMENTSOF(units), hits, misses, asked = 0;
+        size_t n_units = ELEMENTSOF(units), hits, misses, admitted, turned_away, bits, asked = 0;
 
         CHECK(c);
         if (!c)
                 return;
+        if (!door)
+                predict_cache_admit_all(c);
         for (unsigned round = 0; round < 3; round++)
                 for (size_t vi = 0; vi < ELEMENTSOF(versions); vi++)
                         for (size_t li = 0; li < ELEMENTSOF(lines); li++)
@@ -128,17 +141,100 @@ TEST(same_answers) {
                                         asked++;
                                 }
         predict_cache_stats(c, &hits, &misses);
+        predict_cache_door_stats(c, &admitted, &turned_away, &bits);
         CHECK_INT_EQ(hits + misses, asked);
+        /* Lines judged again under their unit's name pass no doorkeeper. */
+        CHECK(admitted + turned_away <= misses);
+        CHECK(door ? turned_away > 0 && admitted > 0 : admitted + turned_away == 0);
+        CHECK_INT_EQ(bits, turned_away);
         /* Lines without a specifier or escape are shared by all units of a
-         * type: most answers come from the memo. */
+         * type: most answers come from the memo, even when each line
+         * misses twice. */
         CHECK(hits > asked / 2);
-        CHECK(misses < asked / 3);
+        CHECK(misses < (door ? asked / 2 : asked / 3));
+}
+
+TEST(same_answers) {
+        same_answers_in(false);
+        same_answers_in(true);
+}
+
+/* A line is turned away at its first miss, stored at its second, answered
+ * from the memo from its third sight on; a line whose answer depends on
+ * the unit name so too, then per name. The bits are cleared when half
+ * would be set. */
+TEST(doorkeeper) {
+        _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
+        static const Line plain = { "Service", "Type", "oneshot" };
+        static const Line spec = { "Service", "ExecStart", "/bin/echo %i" };
+        static const struct {
+                const char *unit;
+                const Line *line;
+                bool hit;
+                size_t size; /* records held after it */
+        } steps[] = {
+                { "a.service", &plain, false, 0 },  /* turned away */
+                { "b.service", &plain, false, 1 },  /* stored */
+                { "c.service", &plain, true, 1 },
+                { "a@1.service", &spec, false, 1 }, /* turned away */
+                { "a@1.service", &spec, false, 3 }, /* stored: the mark of a named line, and a@1's answer */
+                { "a@1.service", &spec, true, 3 },
+                { "a@2.service", &spec, false, 4 }, /* a new name: judged and stored at once */
+                { "a@2.service", &spec, true, 4 },
+        };
+        size_t hits, misses, before, admitted, turned_away, bits;
+        unsigned cleared = 0;
+        char value[32];
+        Line l = { "Service", "TimeoutStopSec", value };
+
+        CHECK(c);
+        if (!c)
+                return;
+        for (size_t i = 0; i < ELEMENTSOF(steps); i++) {
+                predict_cache_stats(c, &before, &misses);
+                CHECK(judge_both(c, steps[i].unit, 252, true, steps[i].line));
+                predict_cache_stats(c, &hits, &misses);
+                if ((hits > before) != steps[i].hit || predict_cache_size(c) != steps[i].size) {
+                        fprintf(stderr, "step %zu (%s %s=%s): %s, %zu records; expected %s, %zu\n", i,
+                                steps[i].unit, steps[i].line->key, steps[i].line->value,
+                                hits > before ? "hit" : "miss", predict_cache_size(c),
+                                steps[i].hit ? "hit" : "miss", steps[i].size);
+                        tests_failed++;
+                }
+        }
+        predict_cache_door_stats(c, &admitted, &turned_away, &bits);
+        CHECK_INT_EQ(admitted, 2);
+        CHECK_INT_EQ(turned_away, 2);
+        CHECK_INT_EQ(bits, 2);
+
+        /* Distinct lines: each turned away (one more bit set) or passing
+         * for seen (its bit set by another line: stored); never more than
+         * half the bits set, all cleared when half would be. */
+        for (unsigned i = 0; cleared < 2 && i < 400000; i++) {
+                size_t was = bits;
+
+                snprintf(value, sizeof value, "%ums", i);
+                if (!judge_both(c, "d.service", 252, true, &l))
+                        tests_failed++;
+                predict_cache_door_stats(c, &admitted, &turned_away, &bits);
+                CHECK(bits <= 32768);
+                if (bits < was) {
+                        CHECK_INT_EQ(bits, 1); /* cleared, then this line's bit */
+                        CHECK_INT_EQ(was, 32768);
+                        cleared++;
+                } else if (bits != was + 1)
+                        CHECK_INT_EQ(bits, was);
+        }
+        CHECK_INT_EQ(cleared, 2);
+        /* While the bits fill to half, about one new line in four passes
+         * for seen. */
+        CHECK(admitted < turned_away / 2);
 }
 
 /* A value with a specifier is judged for each name; one without is judged
  * once for all units of the type (and again in another type or version). */
 TEST(keyed_on_name_only_when_needed) {
-        _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
+        _cleanup_(predict_cache_freep) PredictCache *c = memo_new();
         static const Line plain = { "Service", "ExecStart", "/bin/echo hello" };
         static const Line spec = { "Service", "ExecStart", "/bin/echo %i" };
         static const Line escaped = { "Service", "ExecStart", "/bin/echo \\x25i" };
@@ -183,7 +279,7 @@ TEST(keyed_on_name_only_when_needed) {
  * is full, to 16384 slots, losing no answer on the way; it holds 8192
  * answers at most; answers stay the judge's. */
 TEST(grows_on_demand) {
-        _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
+        _cleanup_(predict_cache_freep) PredictCache *c = memo_new();
         char value[64];
         Line l = { "Service", "TimeoutStopSec", value };
         size_t capacity, hits, misses, before;
@@ -246,7 +342,7 @@ TEST(grows_on_demand) {
 /* More distinct lines than the memo holds: old answers are replaced,
  * never mixed up. */
 TEST(bounded) {
-        _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
+        _cleanup_(predict_cache_freep) PredictCache *c = memo_new();
         char value[64];
         Line l = { "Service", "TimeoutStartSec", value };
         /* Asked after every other line: never the least recently used, so
@@ -291,7 +387,7 @@ TEST(bounded) {
  * their own, from the memo too: the second instance never gets the
  * first's, and each gets its own again. */
 TEST(name_counts_per_instance) {
-        _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
+        _cleanup_(predict_cache_freep) PredictCache *c = memo_new();
         static const Line l = { "Service", "User", "%i" };
         static const char *const names[] = { "run@root.service", "run@bad!name.service", "run@root.service",
                                               "run@bad!name.service" };
@@ -312,7 +408,7 @@ TEST(name_counts_per_instance) {
  * at every length around the hash's and the compare's 4-, 8- and 16-byte
  * blocks, are not. */
 TEST(texts_compared_whole) {
-        _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
+        _cleanup_(predict_cache_freep) PredictCache *c = memo_new();
         JudgeContext ctx = { .version = 252, .type = _UNIT_TYPE_INVALID, .unit_name = "foo.service" };
         char buf[128], value[64], other[64];
         size_t hits, misses, before;
@@ -376,7 +472,7 @@ TEST(texts_compared_whole) {
  * line with a specifier; and a line seen in another order is still
  * found. */
 TEST(hint_answers_only_its_own_key) {
-        _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
+        _cleanup_(predict_cache_freep) PredictCache *c = memo_new();
         static const Line seq[] = {
                 { "Unit", "Description", "first" },
                 { "Unit", "After", "network.target" },
@@ -443,7 +539,7 @@ TEST(hint_answers_only_its_own_key) {
  * than the history holds, and lines not in the memo in between, the
  * files are answered and followed again. */
 TEST(history_follows_files) {
-        _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
+        _cleanup_(predict_cache_freep) PredictCache *c = memo_new();
         static const Line a[] = {
                 { "Unit", "Description", "file a" },
                 { "Unit", "After", "network.target" },
@@ -553,7 +649,7 @@ TEST(judge_file_as_lines) {
                 "[Unit]\nWants=c.target\nNoSuchKey=1\n"
                 "[Install]\nWantedBy=multi-user.target\n"
                 "[Service]\nUser=nobody\nDynamicUser=yes\n";
-        _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
+        _cleanup_(predict_cache_freep) PredictCache *c = memo_new();
         _cleanup_(unit_file_freep) UnitFile *f = NULL;
         char *data = strdup(text);
         const char *name = "x@1.service";
@@ -620,7 +716,7 @@ TEST(named_found_anywhere) {
 
         for (size_t len = 2; len < 70; len++)
                 for (size_t at = 0; at + 2 <= len; at++) {
-                        _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
+                        _cleanup_(predict_cache_freep) PredictCache *c = memo_new();
                         Line d = { "Unit", "Description", value };
 
                         CHECK(c);
@@ -636,7 +732,7 @@ TEST(named_found_anywhere) {
                 }
         /* '\\' (unquoted in an Exec line to a specifier). */
         for (size_t len = 0; len < 60; len++) {
-                _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
+                _cleanup_(predict_cache_freep) PredictCache *c = memo_new();
                 Line e = { "Service", "ExecStart", value };
 
                 CHECK(c);
@@ -650,7 +746,7 @@ TEST(named_found_anywhere) {
                                 tests_failed++;
         }
         for (size_t len = 0; len < 60; len++) {
-                _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
+                _cleanup_(predict_cache_freep) PredictCache *c = memo_new();
                 Line e = { "Service", "ExecStart", value };
 
                 CHECK(c);
@@ -665,5 +761,5 @@ TEST(named_found_anywhere) {
         }
 }
 
-TESTS_MAIN(T(named_found_anywhere), T(same_answers), T(history_follows_files), T(keyed_on_name_only_when_needed), T(name_counts_per_instance), T(grows_on_demand),
+TESTS_MAIN(T(named_found_anywhere), T(same_answers), T(doorkeeper), T(history_follows_files), T(keyed_on_name_only_when_needed), T(name_counts_per_instance), T(grows_on_demand),
            T(bounded), T(texts_compared_whole), T(hint_answers_only_its_own_key), T(judge_file_as_lines), T(no_memo))
