@@ -15,7 +15,7 @@
 #include "fileio.h"
 
 #define BATCH_FILES FILE_BATCH_LEND_MAX   /* files per round trip */
-#define BATCH_BUF 4096          /* bytes read per file in the batch; a larger file is read again */
+#define BATCH_BUF FILE_BATCH_SLOT
 #define BATCH_MIN 4             /* fewer files than this are read one by one */
 #define RING_ENTRIES 128        /* submission entries: a read and a close per file */
 

@@ -27,6 +27,14 @@ typedef struct BatchFile {
 
 /* The most files one file_batch_read() can lend: one round's buffers. */
 #define FILE_BATCH_LEND_MAX 64
+/* The bytes of each file's buffer in a round: a file smaller than this is
+ * read whole by the batch's one read (and can be lent); a larger one is
+ * read again by itself. 2 KiB holds 98 % of the unit files of Debian 12
+ * (corpus) and of systemd 257's own; every page of the buffers costs,
+ * where page tables are shadowed (as on the VMs measured), about 10 us
+ * the first time the kernel writes there: a page per file at 4 KiB slots
+ * cost a run 0.26 ms more (3.4 % of `check --root` over the corpus). */
+#define FILE_BATCH_SLOT 2048
 
 /* -ENOMEM only: a machine without io_uring gets a reader of single files,
  * and so does one that asks for it (plain). */

@@ -19,7 +19,7 @@ static char base_dir[] = "/tmp/test-file-batch-XXXXXX";
 #define MAX_SIZE 50000
 
 static size_t size_of(size_t i) {
-        static const size_t sizes[] = { 0, 1, 600, 4095, 4096, 4097, 16384, 30000 };
+        static const size_t sizes[] = { 0, 1, 600, FILE_BATCH_SLOT - 1, FILE_BATCH_SLOT, FILE_BATCH_SLOT + 1, 4096, 16384, 30000 };
 
         return sizes[i % (sizeof(sizes) / sizeof(sizes[0]))];
 }
@@ -85,9 +85,9 @@ static void check_batch(int dfd, bool plain, bool lend, size_t n, char names[][3
                                  * read took whole, of a batch of one round. */
                                 if (files[i].borrowed) {
                                         CHECK(lend && !plain && file_batch_uses_io_uring(b));
-                                        CHECK(n <= FILE_BATCH_LEND_MAX && size > 0 && size < 4096);
+                                        CHECK(n <= FILE_BATCH_LEND_MAX && size > 0 && size < FILE_BATCH_SLOT);
                                 } else if (lend && file_batch_uses_io_uring(b) && n <= FILE_BATCH_LEND_MAX &&
-                                           n >= 4 && size > 0 && size < 4096)
+                                           n >= 4 && size > 0 && size < FILE_BATCH_SLOT)
                                         CHECK(files[i].borrowed);
                                 if (files[i].data) {
                                         CHECK_MEM_EQ(files[i].data, files[i].size, expect, size);
