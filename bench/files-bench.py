@@ -26,10 +26,13 @@ ratios or differences.
      holding one of the units, over the root's other units (aliases,
      instances and drop-ins count as units);
    - systemd-analyze verify: all N files minus one file, over N-1.
-   Beside the distinct and the tree figures, the floor on the same
+   Beside the distinct and the tree figures, two floors on the same
    inputs: bench/read-files (open, read, close each file, directories
-   walked; nothing else), the kernel's part of any per-file tool. unitguard reads through
-   io_uring, which can be cheaper in the kernel than that floor.
+   walked; nothing else), the kernel's part of any per-file tool; and
+   read-files --batch, the same through unitguard's own reader (io_uring
+   batches, each given file looked at first as `check FILE...` does), the
+   part of unitguard's figure that no change above the reader can take
+   away.
 
 Usage: files-bench.py [UNITGUARD] [--runs N] [--copies K]
 """
@@ -65,6 +68,17 @@ def report(label, pairs, a_name, b_name):
 def marginal_us(pairs, units, what):
     """Median over the pairs of (b - a) / units, in microseconds."""
     return statistics.median((rb[what] - ra[what]) / units for ra, rb in zip(pairs.a, pairs.b)) * 1e6
+
+
+def floors(floor, one, many, count, what, runs):
+    """The two floors on the same inputs: plain blocking reads, and
+    unitguard's own reader (read-files --batch: io_uring batches)."""
+    for mode, label in (([], 'plain reads'), (['--batch'], "unitguard's reader")):
+        f = benchlib.Pairs([floor] + mode + one, [floor] + mode + many, runs)
+        report('', f, f'read-files {" ".join(mode + ["ONE"])} (floor, {label})',
+               f'read-files {" ".join(mode + ["ALL"])} (floor, {label}, {count + 1} files)')
+        print(f'  -> floor, {label}, {what}: {marginal_us(f, count, 1):.2f} us CPU, '
+              f'{marginal_us(f, count, 0):.2f} us wall per file')
 
 
 def main():
@@ -122,22 +136,18 @@ def main():
         report('', pd, 'unitguard check FILE (1 unit)', f'unitguard check FILE... ({n} distinct units)')
         print(f'  -> unitguard, distinct units: {marginal_us(pd, n - 1, 1):.2f} us CPU, '
               f'{marginal_us(pd, n - 1, 0):.2f} us wall per unit')
-        fd = benchlib.Pairs([floor, one], [floor] + files, args.runs)
-        report('', fd, 'read-files FILE (floor, 1 file)', f'read-files FILE... (floor, {n} files)')
-        print(f'  -> floor, distinct files: {marginal_us(fd, n - 1, 1):.2f} us CPU, '
-              f'{marginal_us(fd, n - 1, 0):.2f} us wall per file')
+        floors(floor, [one], files, n - 1, 'distinct files', args.runs)
         pt = benchlib.Pairs([ug, 'check', one], [ug, 'check', tree], args.runs)
         report('', pt, 'unitguard check FILE (1 unit)', f'unitguard check TREE ({n * args.copies} units)')
         print(f'  -> unitguard, files from a directory tree: {marginal_us(pt, n * args.copies - 1, 1):.2f} us CPU, '
               f'{marginal_us(pt, n * args.copies - 1, 0):.2f} us wall per unit')
-        ft = benchlib.Pairs([floor, one], [floor, tree], args.runs)
-        report('', ft, 'read-files FILE (floor, 1 file)', f'read-files TREE (floor, {n * args.copies} files)')
-        print(f'  -> floor, files from a directory tree: {marginal_us(ft, n * args.copies - 1, 1):.2f} us CPU, '
-              f'{marginal_us(ft, n * args.copies - 1, 0):.2f} us wall per file')
+        floors(floor, [one], [tree], n * args.copies - 1, 'files from a directory tree', args.runs)
         pr = benchlib.Pairs([ug, 'check', '--root', small], [ug, 'check', '--root', root], args.runs)
         report('', pr, 'unitguard check --root ONE-UNIT-ROOT', f'unitguard check --root CORPUS-ROOT ({in_root} units)')
         print(f'  -> unitguard, --root: {marginal_us(pr, in_root - 1, 1):.2f} us CPU, '
-              f'{marginal_us(pr, in_root - 1, 0):.2f} us wall per unit')
+              f'{marginal_us(pr, in_root - 1, 0):.2f} us wall per unit; '
+              f'{marginal_us(pr, n - 1, 1):.2f} us CPU, {marginal_us(pr, n - 1, 0):.2f} us wall '
+              f'per unit file ({n}, their drop-ins read with them)')
         pv = benchlib.Pairs([verify, 'verify', '--man=no', one], sd_all, max(5, args.runs // 3))
         report('', pv, 'systemd-analyze verify --man=no FILE (1 unit)', f'systemd-analyze verify --man=no FILE... ({n})')
         print(f'  -> systemd-analyze verify: {marginal_us(pv, n - 1, 1):.1f} us CPU, '
