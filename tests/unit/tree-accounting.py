@@ -17,7 +17,9 @@ Each tree is also read both ways the walker can read files (batched
 through io_uring where the kernel offers it, and one by one with
 UNITGUARD_IO_URING=0): `check -v --format json` and `filter` must give the
 same output, errors and exit status; so must the same files named one
-by one on the command line (read ahead in batches too), and `check --root` and
+by one on the command line (read ahead in batches too, their types taken
+from one listing of a directory that holds many of them, where plain reads
+look at each path by itself), and `check --root` and
 `filter --root`, which read a root's units ahead in batches, on the same
 trees and on a root of units that cannot be read as files (a FIFO, a
 directory, an empty file, a drop-in shared by several units).
