@@ -10,7 +10,9 @@
  * through its own reader (src/basic/file-batch.c: io_uring, a batch of
  * up to 64 files in two round trips), each file opened relative to its
  * directory (src/basic/dir-fds.c), directories listed with getdents
- * (src/basic/dir-list.c) and their regular files read a batch at a time.
+ * (src/basic/dir-list.c) and their regular files read a batch at a time;
+ * a file named as an argument looked at first, by its directory's listing
+ * when that directory holds many of the arguments.
  * That is the floor of unitguard's own reading, beside the plain one.
  *
  * bench/files-bench.py runs it on the same inputs as `unitguard check`,
@@ -123,9 +125,28 @@ static bool batch_walk(FileBatch *b, int dfd, const char *path, int depth) {
         return ok;
 }
 
+/* The type of name below dfd without following a symlink: from the
+ * listing of its directory when there is one (as unitguard takes the
+ * types of many files named in one directory), else from fstatat(). */
+static int type_of(const DirList *l, int dfd, const char *name, mode_t *ret) {
+        struct stat st;
+        const DirEntry *e = l && l->fd >= 0 && !strchr(name, '/') ? dir_list_find(l, name) : NULL;
+
+        if (e && e->type != DT_UNKNOWN) {
+                *ret = DTTOIF(e->type);
+                return 0;
+        }
+        if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                return -1;
+        *ret = st.st_mode;
+        return 0;
+}
+
 static int main_batch(int argc, char **argv) {
         DirFds dirs = DIR_FDS_INIT(AT_FDCWD, 64);
         BatchFile files[BATCH];
+        DirList list = DIR_LIST_INIT;
+        int list_dfd = -1;
         FileBatch *b;
         size_t n = 0;
         bool ok = true;
@@ -133,15 +154,34 @@ static int main_batch(int argc, char **argv) {
         if (file_batch_new(false, &b) < 0)
                 return 1;
         for (int i = 0; i < argc; i++) {
-                struct stat st;
+                mode_t mode;
                 const char *name;
                 int dfd = dir_fds_at(&dirs, argv[i], true, &name);
 
                 /* As `unitguard check FILE...` does: each argument looked
-                 * at first, below its directory. */
-                if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                 * at first, below its directory; one listing for a
+                 * directory that holds the next 8 arguments or more. */
+                if (dfd != list_dfd) {
+                        int same = 0;
+
+                        dir_list_done(&list);
+                        list = DIR_LIST_INIT;
+                        list_dfd = dfd;
+                        for (int j = i; j < argc && same < 8; j++) {
+                                const char *other;
+
+                                same += dir_fds_at(&dirs, argv[j], true, &other) == dfd;
+                        }
+                        if (same >= 8 && dfd != AT_FDCWD) {
+                                int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+                                if (fd >= 0 && dir_list_read_fd(&list, fd) < 0)
+                                        list = DIR_LIST_INIT;
+                        }
+                }
+                if (type_of(&list, dfd, name, &mode) < 0)
                         ok = false;
-                else if (S_ISDIR(st.st_mode))
+                else if (S_ISDIR(mode))
                         ok = batch_walk(b, dfd, name, 0) && ok;
                 else {
                         files[n++] = (BatchFile) { .dfd = dfd, .name = name };
@@ -152,6 +192,7 @@ static int main_batch(int argc, char **argv) {
                 }
         }
         ok = batch_read(b, files, n) && ok;
+        dir_list_done(&list);
         dir_fds_done(&dirs);
         file_batch_free(b);
         return ok ? 0 : 1;
