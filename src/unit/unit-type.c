@@ -5,18 +5,20 @@
 #include "basic/macro.h"
 #include "unit-type.h"
 
-static const char *const type_names[_UNIT_TYPE_MAX] = {
-        [UNIT_SERVICE] = "service", [UNIT_SOCKET] = "socket",       [UNIT_TARGET] = "target",
-        [UNIT_DEVICE] = "device",   [UNIT_MOUNT] = "mount",         [UNIT_AUTOMOUNT] = "automount",
-        [UNIT_SWAP] = "swap",       [UNIT_TIMER] = "timer",         [UNIT_PATH] = "path",
-        [UNIT_SLICE] = "slice",     [UNIT_SCOPE] = "scope",
-};
+/* Each type's name and its length, from one literal. */
+typedef struct TypeName {
+        const char *name;
+        unsigned char len;
+} TypeName;
+#define TYPE_NAME(s) { s, sizeof(s) - 1 }
 
-/* strlen() of each of type_names, for the comparisons by length. */
-static const unsigned char type_name_len[_UNIT_TYPE_MAX] = {
-        [UNIT_SERVICE] = 7, [UNIT_SOCKET] = 6, [UNIT_TARGET] = 6, [UNIT_DEVICE] = 6,
-        [UNIT_MOUNT] = 5,   [UNIT_AUTOMOUNT] = 9, [UNIT_SWAP] = 4, [UNIT_TIMER] = 5,
-        [UNIT_PATH] = 4,    [UNIT_SLICE] = 5, [UNIT_SCOPE] = 5,
+static const TypeName type_names[_UNIT_TYPE_MAX] = {
+        [UNIT_SERVICE] = TYPE_NAME("service"), [UNIT_SOCKET] = TYPE_NAME("socket"),
+        [UNIT_TARGET] = TYPE_NAME("target"),   [UNIT_DEVICE] = TYPE_NAME("device"),
+        [UNIT_MOUNT] = TYPE_NAME("mount"),     [UNIT_AUTOMOUNT] = TYPE_NAME("automount"),
+        [UNIT_SWAP] = TYPE_NAME("swap"),       [UNIT_TIMER] = TYPE_NAME("timer"),
+        [UNIT_PATH] = TYPE_NAME("path"),       [UNIT_SLICE] = TYPE_NAME("slice"),
+        [UNIT_SCOPE] = TYPE_NAME("scope"),
 };
 
 static const char *const type_sections[_UNIT_TYPE_MAX] = {
@@ -28,7 +30,7 @@ static const char *const type_sections[_UNIT_TYPE_MAX] = {
 const char *unit_type_to_string(UnitType t) {
         if (t < 0 || t >= _UNIT_TYPE_MAX)
                 return NULL;
-        return type_names[t];
+        return type_names[t].name;
 }
 
 /* memcmp(a, b, n) == 0 for 4 <= n <= 16 without a call: the first and
@@ -70,9 +72,9 @@ UnitType unit_type_from_mem(const char *s, size_t n) {
         if (n < 4 || n > 9)
                 return _UNIT_TYPE_INVALID;
         t = type_by_slot[type_slot((unsigned char) s[0], (unsigned char) s[1], n)];
-        if (t < 0 || type_name_len[t] != n)
+        if (t < 0 || type_names[t].len != n)
                 return _UNIT_TYPE_INVALID;
-        return mem_equal_short(type_names[t], s, n) ? t : _UNIT_TYPE_INVALID;
+        return mem_equal_short(type_names[t].name, s, n) ? t : _UNIT_TYPE_INVALID;
 }
 
 /* A type name has at most nine bytes: strnlen() stops looking past ten. */
