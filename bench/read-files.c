@@ -101,9 +101,10 @@ static bool batch_walk(FileBatch *b, int dfd, const char *path, int depth) {
         BatchFile files[BATCH];
         size_t n = 0;
         bool ok;
-        int fd = openat(dfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        int fd = depth > 64 ? -1 : openat(dfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-        if (fd < 0 || depth > 64 || dir_list_read_fd(&l, fd) < 0)
+        /* The listing takes fd, and closes it on failure too. */
+        if (fd < 0 || dir_list_read_fd(&l, fd) < 0)
                 return false;
         ok = true;
         for (size_t i = 0; i < l.n; i++) {
