@@ -66,7 +66,7 @@ def ms(s):
 
 def report(label, pairs, a_name, b_name):
     for side, name in (('a', a_name), ('b', b_name)):
-        print(f'  {name:58s} CPU {ms(pairs.median(side, 1)):8.1f} ms  wall {ms(pairs.median(side, 0)):8.1f} ms'
+        print(f'  {name:62s} CPU {ms(pairs.median(side, 1)):8.1f} ms  wall {ms(pairs.median(side, 0)):8.1f} ms'
               f'  exit {",".join(map(str, pairs.codes(side)))}')
 
 
@@ -120,7 +120,10 @@ def main():
         one = files[0]
 
         print(f'machine: {benchlib.machine()}')
-        print(subprocess.run([verify, '--version'], capture_output=True, text=True).stdout.splitlines()[0])
+        print(f'binaries: unitguard {ug}; floor {os.path.normpath(floor)}; {verify} '
+              f'({subprocess.run([verify, "--version"], capture_output=True, text=True).stdout.splitlines()[0]})')
+        print(f'inputs:  CORPUS-ROOT = {root}; FILE... = its {n} unit files; FILE = {one}; TREE = {tree}; '
+              f'ONE-UNIT-ROOT = {small} (removed after the run)')
         print(f'units:   {n} unit files from {os.path.normpath(CORPUS)} laid out as one root '
               f'({in_root} units in that root: the fragments, masks and units with drop-ins only); '
               f'tree: {args.copies} copies = {n * args.copies} files')
