@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -822,6 +823,9 @@ static void given_paths_free(GivenPath *g, size_t n) {
  * (UNITGUARD_IO_URING=0), which look at each path by itself, so that
  * tests/unit/tree-accounting.py compares the two ways. */
 #define GIVEN_LIST_MIN 8
+/* ... and its size (st_size) is at most this much per path named in it:
+ * some twenty entries each. */
+#define GIVEN_LIST_BYTES_PER_PATH 1024u
 
 /* The directories of the paths given (their descriptors from DirFds), how
  * many paths each holds, and the listing of those that hold many. */
@@ -892,9 +896,18 @@ static int given_paths_scan(DirFds *dirs, char *const *paths, size_t n, bool lis
                 }
         }
         for (size_t k = 0; k < d.n; k++) {
+                struct stat dst;
                 int fd;
 
                 if (!list_dirs || d.n_paths[k] < GIVEN_LIST_MIN)
+                        continue;
+                /* Not a directory far larger than the paths named in it:
+                 * a few files of one that holds a million would cost
+                 * more to list than to stat. A directory's size grows
+                 * with its entries on every common file system (ext4
+                 * ~50 bytes each, btrfs twice the name, tmpfs 20). */
+                if (fstat(d.dfd[k], &dst) < 0 || dst.st_size < 0 ||
+                    (uint64_t) dst.st_size > (uint64_t) d.n_paths[k] * GIVEN_LIST_BYTES_PER_PATH)
                         continue;
                 /* Unlisted on any error: then each path is stat'ed. */
                 fd = openat(d.dfd[k], ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
