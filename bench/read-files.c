@@ -22,6 +22,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -147,45 +148,46 @@ static int main_batch(int argc, char **argv) {
         DirFds dirs = DIR_FDS_INIT(AT_FDCWD, 64);
         BatchFile files[BATCH];
         DirList list = DIR_LIST_INIT;
-        int list_dfd = -1;
+        int list_dfd = -1, *dfd = calloc((size_t) argc + 1, sizeof(int));
+        const char **name = calloc((size_t) argc + 1, sizeof(char *));
         FileBatch *b;
         size_t n = 0;
         bool ok = true;
 
-        if (file_batch_new(false, &b) < 0)
+        if (!dfd || !name || file_batch_new(false, &b) < 0)
                 return 1;
+        /* As `unitguard check FILE...` does: each argument looked at
+         * below its directory; the directory listed once when it holds 8
+         * of the arguments or more and is at most 1 KiB (st_size) per
+         * argument in it. */
+        for (int i = 0; i < argc; i++)
+                dfd[i] = dir_fds_at(&dirs, argv[i], true, &name[i]);
         for (int i = 0; i < argc; i++) {
                 mode_t mode;
-                const char *name;
-                int dfd = dir_fds_at(&dirs, argv[i], true, &name);
 
-                /* As `unitguard check FILE...` does: each argument looked
-                 * at first, below its directory; one listing for a
-                 * directory that holds the next 8 arguments or more. */
-                if (dfd != list_dfd) {
+                if (dfd[i] != list_dfd) {
+                        struct stat dst;
                         int same = 0;
 
                         dir_list_done(&list);
                         list = DIR_LIST_INIT;
-                        list_dfd = dfd;
-                        for (int j = i; j < argc && same < 8; j++) {
-                                const char *other;
-
-                                same += dir_fds_at(&dirs, argv[j], true, &other) == dfd;
-                        }
-                        if (same >= 8 && dfd != AT_FDCWD) {
-                                int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                        list_dfd = dfd[i];
+                        for (int j = 0; j < argc; j++)
+                                same += dfd[j] == list_dfd && !strchr(name[j], '/');
+                        if (same >= 8 && list_dfd != AT_FDCWD && fstat(list_dfd, &dst) == 0 &&
+                            dst.st_size <= (off_t) same * 1024) {
+                                int fd = openat(list_dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
                                 if (fd >= 0 && dir_list_read_fd(&list, fd) < 0)
                                         list = DIR_LIST_INIT;
                         }
                 }
-                if (type_of(&list, dfd, name, &mode) < 0)
+                if (type_of(&list, dfd[i], name[i], &mode) < 0)
                         ok = false;
                 else if (S_ISDIR(mode))
-                        ok = batch_walk(b, dfd, name, 0) && ok;
+                        ok = batch_walk(b, dfd[i], name[i], 0) && ok;
                 else {
-                        files[n++] = (BatchFile) { .dfd = dfd, .name = name };
+                        files[n++] = (BatchFile) { .dfd = dfd[i], .name = name[i] };
                         if (n == BATCH) {
                                 ok = batch_read(b, files, n) && ok;
                                 n = 0;
@@ -196,6 +198,8 @@ static int main_batch(int argc, char **argv) {
         dir_list_done(&list);
         dir_fds_done(&dirs);
         file_batch_free(b);
+        free(dfd);
+        free(name);
         return ok ? 0 : 1;
 }
 
