@@ -319,6 +319,21 @@ static bool same_answer(int ra, const HwdbLookup *a, int rb, const HwdbLookup *b
         return true;
 }
 
+/* key looked up pruned and fresh, unpruned, and as the next key of run:
+ * the same answer all three ways (a failed check otherwise). Returns the
+ * unpruned answer. */
+static int same_three_ways(const HwdbBin *b, HwdbLookup *run, const char *key) {
+        _cleanup_(hwdb_lookup_done) HwdbLookup fast = {}, slow = { .no_prune = true };
+        int rf = hwdb_lookup(&fast, b, key), rs = hwdb_lookup(&slow, b, key);
+        int rn = hwdb_lookup_next(run, b, key);
+
+        if (!same_answer(rf, &fast, rs, &slow) || !same_answer(rn, run, rs, &slow)) {
+                fprintf(stderr, "key '%s': %d, next %d, unpruned %d\n", key, rf, rn, rs);
+                CHECK(false);
+        }
+        return rs;
+}
+
 /* The offset of the node the literal walk reaches after text. */
 static uint64_t node_at(const HwdbBin *b, const char *text) {
         uint64_t off = b->root_off;
@@ -444,16 +459,8 @@ TEST(star_leaves) {
         char out[256];
 
         CHECK(build_db(src, NULL, &b) == 0);
-        for (size_t i = 0; i < ELEMENTSOF(keys); i++) {
-                _cleanup_(hwdb_lookup_done) HwdbLookup fast = {}, slow = { .no_prune = true };
-                int rf = hwdb_lookup(&fast, b, keys[i]), rs = hwdb_lookup(&slow, b, keys[i]);
-                int rn = hwdb_lookup_next(&run, b, keys[i]);
-
-                if (!same_answer(rf, &fast, rs, &slow) || !same_answer(rn, &run, rs, &slow)) {
-                        fprintf(stderr, "key '%s': %d, next %d, unpruned %d\n", keys[i], rf, rn, rs);
-                        CHECK(false);
-                }
-        }
+        for (size_t i = 0; i < ELEMENTSOF(keys); i++)
+                (void) same_three_ways(b, &run, keys[i]);
         CHECK_INT_EQ(answer(b, "s:a", out, sizeof(out)), 1);
         CHECK_STR_EQ(out, "A=1\n");
         CHECK_INT_EQ(answer(b, "s:ab", out, sizeof(out)), 2);
@@ -496,8 +503,6 @@ TEST(needed_byte) {
 
         CHECK(build_db(src, NULL, &b) == 0);
         for (size_t i = 0; i < 40 + ELEMENTSOF(keys); i++) {
-                _cleanup_(hwdb_lookup_done) HwdbLookup fast = {}, slow = { .no_prune = true };
-
                 /* First 40 keys with the byte "t:a*" needs, sharing the
                  * level with the "t:a" keys that follow: the check is off
                  * for those. */
@@ -505,14 +510,7 @@ TEST(needed_byte) {
                         snprintf(key, sizeof(key), "t:aA%03zuxab", i);
                 else
                         snprintf(key, sizeof(key), "%s", keys[i - 40]);
-                int rf = hwdb_lookup(&fast, b, key), rs = hwdb_lookup(&slow, b, key);
-                int rn = hwdb_lookup_next(&run, b, key);
-
-                if (!same_answer(rf, &fast, rs, &slow) || !same_answer(rn, &run, rs, &slow)) {
-                        fprintf(stderr, "key '%s': %d, next %d, unpruned %d\n", key, rf, rn, rs);
-                        CHECK(false);
-                }
-                nonempty += rs > 0;
+                nonempty += same_three_ways(b, &run, key) > 0;
         }
         CHECK(nonempty > 40);
         CHECK_INT_EQ(answer(b, "t:axab", out, sizeof(out)), 1);

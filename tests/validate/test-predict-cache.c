@@ -705,6 +705,19 @@ TEST(no_memo) {
         CHECK(judge_both(NULL, "foo@bar.service", 252, true, &l));
 }
 
+/* line judged for each of names with a fresh memo: false on a difference. */
+static bool same_for_names(const char *const *names, size_t n, const Line *line) {
+        _cleanup_(predict_cache_freep) PredictCache *c = memo_new();
+        bool same = true;
+
+        CHECK(c);
+        if (!c)
+                return false;
+        for (size_t i = 0; i < n; i++)
+                same = judge_both(c, names[i], 252, true, line) && same;
+        return same;
+}
+
 /* A '%' or a '\\' anywhere in a value of any length keys its answer on the
  * unit name: the memo scans values in blocks of sixteen, eight and four
  * bytes and the bytes left, and must find the byte at every place of
@@ -713,51 +726,31 @@ TEST(no_memo) {
 TEST(named_found_anywhere) {
         static const char *const names[] = { "foo@.service", "foo@bar.service", "foo@.service" };
         char value[128];
+        const Line d = { "Unit", "Description", value }, e = { "Service", "ExecStart", value };
 
         for (size_t len = 2; len < 70; len++)
                 for (size_t at = 0; at + 2 <= len; at++) {
-                        _cleanup_(predict_cache_freep) PredictCache *c = memo_new();
-                        Line d = { "Unit", "Description", value };
-
-                        CHECK(c);
-                        if (!c)
-                                return;
                         memset(value, 'a', len);
                         value[len] = '\0';
                         value[at] = '%';
                         value[at + 1] = 'i';
-                        for (size_t i = 0; i < ELEMENTSOF(names); i++)
-                                if (!judge_both(c, names[i], 252, true, &d))
-                                        tests_failed++;
+                        if (!same_for_names(names, ELEMENTSOF(names), &d))
+                                tests_failed++;
                 }
         /* '\\' (unquoted in an Exec line to a specifier). */
         for (size_t len = 0; len < 60; len++) {
-                _cleanup_(predict_cache_freep) PredictCache *c = memo_new();
-                Line e = { "Service", "ExecStart", value };
-
-                CHECK(c);
-                if (!c)
-                        return;
                 memcpy(value, "/b ", 3);
                 memset(value + 3, 'a', len);
                 memcpy(value + 3 + len, "\\x25i", 6);
-                for (size_t i = 0; i < ELEMENTSOF(names); i++)
-                        if (!judge_both(c, names[i], 252, true, &e))
-                                tests_failed++;
+                if (!same_for_names(names, ELEMENTSOF(names), &e))
+                        tests_failed++;
         }
         for (size_t len = 0; len < 60; len++) {
-                _cleanup_(predict_cache_freep) PredictCache *c = memo_new();
-                Line e = { "Service", "ExecStart", value };
-
-                CHECK(c);
-                if (!c)
-                        return;
                 memcpy(value, "/b \\x25i", 8);
                 memset(value + 8, 'a', len);
                 value[8 + len] = '\0';
-                for (size_t i = 0; i < ELEMENTSOF(names); i++)
-                        if (!judge_both(c, names[i], 252, true, &e))
-                                tests_failed++;
+                if (!same_for_names(names, ELEMENTSOF(names), &e))
+                        tests_failed++;
         }
 }
 
