@@ -684,13 +684,15 @@ int filter_path(Filter *f, const char *given, bool framed) {
         return r < 0 ? r : filter_flush(f);
 }
 
-/* A unit file or drop-in named on the command line, read already (data
- * taken; error < 0 when it could not be read): what filter_path() does
- * with a regular file that is not a symlink. unit_base: the file name of
- * a unit file (not in a NAME.d/), as filter_paths() found it, which
- * outlives the group; NULL to work it out here. */
-static int filter_read_file(Filter *f, const char *path, const char *unit_base, bool framed, int error, char *data,
-                            size_t size) {
+/* A unit file or drop-in named on the command line, read already (its
+ * data taken and done with here; error < 0 when it could not be read):
+ * what filter_path() does with a regular file that is not a symlink.
+ * unit_base: the file name of a unit file (not in a NAME.d/), as
+ * filter_paths() found it, which outlives the group; NULL to work it out
+ * here. */
+static int filter_read_file(Filter *f, const char *path, const char *unit_base, bool framed, BatchFile *file) {
+        bool borrowed = file->borrowed;
+        char *data = TAKE_PTR(file->data);
         _cleanup_free_ char *dropin_of = NULL;
         UnitGroup *g;
         bool dropin;
@@ -706,7 +708,8 @@ static int filter_read_file(Filter *f, const char *path, const char *unit_base, 
         if (r >= 0)
                 r = filter_group_new(f, unit_base, &g);
         if (r < 0) {
-                free(data);
+                if (!borrowed)
+                        free(data);
                 return r;
         }
         if (dropin) {
@@ -722,7 +725,7 @@ static int filter_read_file(Filter *f, const char *path, const char *unit_base, 
                 g->name_classified = true;
         }
         g->has_fragment = !dropin;
-        r = group_add_read(f, g, path, strlen(path), dropin, framed, error, data, size, false, NULL);
+        r = group_add_read(f, g, path, strlen(path), dropin, framed, file->error, data, file->size, borrowed, NULL);
         if (r >= 0 && (g->n_files > 0 || g->unreadable))
                 r = finish_group(f, g);
         filter_group_recycle(f, g);
@@ -966,27 +969,32 @@ static int given_batch_fill(Filter *f, GivenBatch *b, const GivenPath *given, co
         int r;
 
         b->n = b->next = 0;
-        for (size_t i = from; i < n && b->n < UNIT_READ_BATCH; i++)
-                if (read_alone(given, owner, n_dropins, i)) {
-                        BatchFile *bf = &b->files[b->n];
-
-                        /* regular: looked at, so dfd and rel are set. */
-                        *bf = (BatchFile) { .dfd = given[i].dfd, .name = given[i].rel };
-                        b->path[b->n++] = i;
-                }
+        for (size_t i = from; i < n && b->n < UNIT_READ_BATCH; i++) {
+                if (owner[i])
+                        continue;       /* judged with its unit, read then */
+                /* The run of files read alone ends where anything else is
+                 * next (a directory, a unit with drop-ins, stdin): that
+                 * reads through the batch too, so every file lent here is
+                 * taken before it comes. */
+                if (!read_alone(given, owner, n_dropins, i))
+                        break;
+                /* regular: looked at, so dfd and rel are set. */
+                b->files[b->n] = (BatchFile) { .dfd = given[i].dfd, .name = given[i].rel };
+                b->path[b->n++] = i;
+        }
         if (!f->batch) {
                 r = file_batch_new(f->plain_reads, &f->batch);
                 if (r < 0)
                         return r;
         }
-        /* Not lent: a directory among the paths is walked before the
-         * files read here are all taken, and reads batches of its own. */
-        return file_batch_read(f->batch, b->files, b->n, UNIT_FILE_MAX, false);
+        /* Lent: each file's bytes are copied into its unit as it is taken,
+         * and the batch is read again only once all are taken. */
+        return file_batch_read(f->batch, b->files, b->n, UNIT_FILE_MAX, true);
 }
 
 static void given_batch_done(GivenBatch *b) {
         for (; b->next < b->n; b->next++)
-                free(b->files[b->next].data);
+                batch_file_done(&b->files[b->next]);
 }
 
 int filter_paths(Filter *f, char *const *paths, size_t n, bool framed) {
@@ -1048,8 +1056,7 @@ int filter_paths(Filter *f, char *const *paths, size_t n, bool framed) {
                                         break;
                         }
                         file = &batch.files[batch.next++];
-                        r = filter_read_file(f, paths[i], given[i].unit ? given[i].base : NULL, framed, file->error,
-                                             TAKE_PTR(file->data), file->size);
+                        r = filter_read_file(f, paths[i], given[i].unit ? given[i].base : NULL, framed, file);
                         continue;
                 }
                 for (size_t j = 0; j < n; j++) {
