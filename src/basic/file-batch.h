@@ -75,3 +75,9 @@ static inline bool file_batch_plain_from_env(void) {
 
 /* Whether batches go through io_uring (set up on the first large batch). */
 bool file_batch_uses_io_uring(const FileBatch *b);
+/* Whether the ring reads into buffers registered with it (READ_FIXED);
+ * plain READ where the kernel will not pin them. */
+bool file_batch_uses_fixed_buffers(const FileBatch *b);
+/* Before the first batch: read into buffers not registered with the
+ * ring, as where the kernel refuses to pin them (for tests). */
+void file_batch_unregistered(FileBatch *b);

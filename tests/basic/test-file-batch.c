@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* file_batch_read(): through io_uring (where the kernel offers it) and one
- * by one, the same bytes and the same errors for every kind of entry: small
+/* file_batch_read(): through io_uring (where the kernel offers it), into
+ * buffers registered with the ring and into plain ones, and one by one,
+ * the same bytes and the same errors for every kind of entry: small
  * and large files, an empty one, one over the size limit, a directory, a
  * symlink (never followed), a FIFO (never waited on), a missing name; in
  * batches below, at and above the round size. */
@@ -51,13 +52,18 @@ static int expected_error(const char *name) {
         return 0;
 }
 
-static void check_batch(int dfd, bool plain, bool lend, size_t n, char names[][32]) {
+enum { PLAIN, RING_UNREGISTERED, RING };
+
+static void check_batch(int dfd, int mode, bool lend, size_t n, char names[][32]) {
+        bool plain = mode == PLAIN;
         FileBatch *b = NULL;
         BatchFile *files = calloc(n ? n : 1, sizeof(BatchFile));
 
         CHECK_INT_EQ(file_batch_new(plain, &b), 0);
         if (!files || !b)
                 abort();
+        if (mode == RING_UNREGISTERED)
+                file_batch_unregistered(b);
         /* Twice: a second batch reuses the ring. */
         for (int round = 0; round < 2; round++) {
                 for (size_t i = 0; i < n; i++)
@@ -65,13 +71,17 @@ static void check_batch(int dfd, bool plain, bool lend, size_t n, char names[][3
                 CHECK_INT_EQ(file_batch_read(b, files, n, MAX_SIZE, lend), 0);
                 if (plain)
                         CHECK(!file_batch_uses_io_uring(b));
-                else if (round == 1 && n == 200)
-                        printf("io_uring: %s\n", file_batch_uses_io_uring(b) ? "used" : "not offered here, files read one by one");
+                else if (round == 1 && n == 200 && lend)
+                        printf("io_uring: %s\n", !file_batch_uses_io_uring(b) ? "not offered here, files read one by one" :
+                               file_batch_uses_fixed_buffers(b) ? "used, buffers registered" :
+                               mode == RING ? "used, buffers not registered (refused here)" : "used, buffers not registered");
+                if (mode != RING || n < 4)
+                        CHECK(!file_batch_uses_fixed_buffers(b));
                 for (size_t i = 0; i < n; i++) {
                         int want = expected_error(names[i]);
 
                         if (files[i].error != want)
-                                fprintf(stderr, "%s (plain=%d, n=%zu): error %d, want %d\n", names[i], plain, n,
+                                fprintf(stderr, "%s (mode=%d, n=%zu): error %d, want %d\n", names[i], mode, n,
                                         files[i].error, want);
                         CHECK_INT_EQ(files[i].error, want);
                         if (want == 0) {
@@ -142,12 +152,12 @@ TEST(batches) {
         }
         /* The FIFO's open with O_NONBLOCK and O_RDONLY succeeds; it must read
          * as an error, not as an empty file, either way. */
-        for (int plain = 0; plain <= 1; plain++) {
+        for (int mode = PLAIN; mode <= RING; mode++) {
                 static const size_t counts[] = { 0, 1, 3, 4, 63, 64, 65, 129, 200 };
 
                 for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++)
                         for (int lend = 0; lend <= 1; lend++)
-                                check_batch(dfd, plain, lend, counts[c], names);
+                                check_batch(dfd, mode, lend, counts[c], names);
         }
         close(dfd);
 }
