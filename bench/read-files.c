@@ -11,8 +11,9 @@
  * up to 64 files in two round trips), each file opened relative to its
  * directory (src/basic/dir-fds.c), directories listed with getdents
  * (src/basic/dir-list.c) and their regular files read a batch at a time;
- * a file named as an argument looked at first, by its directory's listing
- * when that directory holds many of the arguments.
+ * a file named as an argument looked at first, by one read of its
+ * directory's entries when that directory holds many of the arguments
+ * (src/basic/dir-types.c, as unitguard does).
  * That is the floor of unitguard's own reading, beside the plain one.
  *
  * bench/files-bench.py runs it on the same inputs as `unitguard check`,
@@ -29,6 +30,7 @@
 
 #include "basic/dir-fds.h"
 #include "basic/dir-list.h"
+#include "basic/dir-types.h"
 #include "basic/file-batch.h"
 
 #define BUF_SIZE 65536
@@ -127,15 +129,14 @@ static bool batch_walk(FileBatch *b, int dfd, const char *path, int depth) {
         return ok;
 }
 
-/* The type of name below dfd without following a symlink: from the
- * listing of its directory when there is one (as unitguard takes the
- * types of many files named in one directory), else from fstatat(). */
-static int type_of(const DirList *l, int dfd, const char *name, mode_t *ret) {
+/* The type of name below dfd without following a symlink: type, when its
+ * directory's listing gave one (as unitguard takes the types of many
+ * files named in one directory), else from fstatat(). */
+static int type_of(unsigned char type, int dfd, const char *name, mode_t *ret) {
         struct stat st;
-        const DirEntry *e = l && l->fd >= 0 && !strchr(name, '/') ? dir_list_find(l, name) : NULL;
 
-        if (e && e->type != DT_UNKNOWN) {
-                *ret = DTTOIF(e->type);
+        if (type != DT_UNKNOWN) {
+                *ret = DTTOIF(type);
                 return 0;
         }
         if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
@@ -144,45 +145,62 @@ static int type_of(const DirList *l, int dfd, const char *name, mode_t *ret) {
         return 0;
 }
 
+/* types[i] for the arguments named directly in a directory, by the rule
+ * `unitguard check FILE...` uses (dir_types_of()). */
+static bool list_types(const int *dfd, const char **name, int argc, unsigned char *types) {
+        const char **names = calloc((size_t) argc + 1, sizeof(char *));
+        int *which = calloc((size_t) argc + 1, sizeof(int));
+        unsigned char *found = calloc((size_t) argc + 1, 1);
+        bool *done = calloc((size_t) argc + 1, sizeof(bool));
+
+        if (!names || !which || !found || !done)
+                return false;
+        memset(types, DT_UNKNOWN, (size_t) argc);
+        for (int i = 0; i < argc; i++) {
+                size_t m = 0;
+
+                if (done[i] || dfd[i] == AT_FDCWD)
+                        continue;
+                for (int j = i; j < argc; j++)
+                        if (dfd[j] == dfd[i] && !strchr(name[j], '/')) {
+                                done[j] = true;
+                                names[m] = name[j];
+                                which[m++] = j;
+                        }
+                if (dir_types_of(dfd[i], names, m, found) > 0)
+                        for (size_t k = 0; k < m; k++)
+                                types[which[k]] = found[k];
+        }
+        free(names);
+        free(which);
+        free(found);
+        free(done);
+        return true;
+}
+
 static int main_batch(int argc, char **argv) {
         DirFds dirs = DIR_FDS_INIT(AT_FDCWD, 64);
         BatchFile files[BATCH];
-        DirList list = DIR_LIST_INIT;
-        int list_dfd = -1, *dfd = calloc((size_t) argc + 1, sizeof(int));
+        int *dfd = calloc((size_t) argc + 1, sizeof(int));
         const char **name = calloc((size_t) argc + 1, sizeof(char *));
+        unsigned char *types = calloc((size_t) argc + 1, 1);
         FileBatch *b;
         size_t n = 0;
         bool ok = true;
 
-        if (!dfd || !name || file_batch_new(false, &b) < 0)
+        if (!dfd || !name || !types || file_batch_new(false, &b) < 0)
                 return 1;
         /* As `unitguard check FILE...` does: each argument looked at
-         * below its directory; the directory listed once when it holds 8
-         * of the arguments or more and is at most 1 KiB (st_size) per
-         * argument in it. */
+         * below its directory, whose entries are read once when it holds
+         * many of them (dir_types_of()). */
         for (int i = 0; i < argc; i++)
                 dfd[i] = dir_fds_at(&dirs, argv[i], true, &name[i]);
+        if (!list_types(dfd, name, argc, types))
+                return 1;
         for (int i = 0; i < argc; i++) {
                 mode_t mode;
 
-                if (dfd[i] != list_dfd) {
-                        struct stat dst;
-                        int same = 0;
-
-                        dir_list_done(&list);
-                        list = DIR_LIST_INIT;
-                        list_dfd = dfd[i];
-                        for (int j = 0; j < argc; j++)
-                                same += dfd[j] == list_dfd && !strchr(name[j], '/');
-                        if (same >= 8 && list_dfd != AT_FDCWD && fstat(list_dfd, &dst) == 0 &&
-                            dst.st_size <= (off_t) same * 1024) {
-                                int fd = openat(list_dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-                                if (fd >= 0 && dir_list_read_fd(&list, fd) < 0)
-                                        list = DIR_LIST_INIT;
-                        }
-                }
-                if (type_of(&list, dfd[i], name[i], &mode) < 0)
+                if (type_of(types[i], dfd[i], name[i], &mode) < 0)
                         ok = false;
                 else if (S_ISDIR(mode))
                         ok = batch_walk(b, dfd[i], name[i], 0) && ok;
@@ -195,11 +213,11 @@ static int main_batch(int argc, char **argv) {
                 }
         }
         ok = batch_read(b, files, n) && ok;
-        dir_list_done(&list);
         dir_fds_done(&dirs);
         file_batch_free(b);
         free(dfd);
         free(name);
+        free(types);
         return ok ? 0 : 1;
 }
 

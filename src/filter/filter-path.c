@@ -13,6 +13,7 @@
 #include "basic/alloc-util.h"
 #include "basic/dir-fds.h"
 #include "basic/dir-list.h"
+#include "basic/dir-types.h"
 #include "basic/file-batch.h"
 #include "basic/fileio.h"
 #include "basic/strbuf.h"
@@ -818,32 +819,13 @@ static void given_paths_free(GivenPath *g, size_t n) {
 /* Directories of the paths given held open, at most this many. */
 #define GIVEN_DIRS_MAX 64
 
-/* A directory that holds at least this many of the paths given is listed
- * once (getdents), and their types are taken from the listing: an
- * fstatat() per path costs a system call each, which on the machines
- * measured costs more than looking the name up (472 corpus files named on
- * the command line: 0.63 ms of 7.2 ms). Not with plain reads
- * (UNITGUARD_IO_URING=0), which look at each path by itself, so that
- * tests/unit/tree-accounting.py compares the two ways. */
-#define GIVEN_LIST_MIN 8
-/* ... and its size (st_size) is at most this much per path named in it:
- * some twenty entries each. */
-#define GIVEN_LIST_BYTES_PER_PATH 1024u
-
-/* The directories of the paths given (their descriptors from DirFds), how
- * many paths each holds, and the listing of those that hold many. */
+/* The directories of the paths given (their descriptors from DirFds) and
+ * how many paths each holds. */
 typedef struct GivenDirs {
         int dfd[GIVEN_DIRS_MAX];
         size_t n_paths[GIVEN_DIRS_MAX];
-        DirList list[GIVEN_DIRS_MAX];
         size_t n;
 } GivenDirs;
-
-static void given_dirs_done(GivenDirs *d) {
-        for (size_t i = 0; i < d->n; i++)
-                dir_list_done(&d->list[i]);
-        d->n = 0;
-}
 
 /* The slot of directory dfd (added if new and there is room), or
  * GIVEN_DIRS_MAX. */
@@ -855,23 +837,52 @@ static size_t given_dir(GivenDirs *d, int dfd) {
                 return GIVEN_DIRS_MAX;
         d->dfd[d->n] = dfd;
         d->n_paths[d->n] = 0;
-        d->list[d->n] = DIR_LIST_INIT;
         return d->n++;
 }
 
-/* What lstat() says of the type of path (name below dfd): from the
- * listing of its directory when there is one and it names the file with
- * a type, else from fstatat() itself. 0 or a negative errno. */
-static int given_type(const GivenDirs *d, size_t slot, int dfd, const char *name, mode_t *ret) {
+/* The types of the paths named directly in a directory that holds many of
+ * them, from one read of its entries (dir_types_of(): an fstatat() per
+ * path costs a system call each, which on the machines measured costs
+ * more than matching the name; 472 corpus files named on the command
+ * line: 0.63 ms of 7.2 ms). DT_UNKNOWN for the rest, which are looked at
+ * one by one; so is every path with plain reads (UNITGUARD_IO_URING=0),
+ * so that tests/unit/tree-accounting.py compares the two ways. */
+static int given_dir_types(const GivenDirs *d, const size_t *slot, const GivenPath *g, size_t n, unsigned char *types) {
+        _cleanup_free_ const char **names = malloc_multiply(n ? n : 1, sizeof(const char *));
+        _cleanup_free_ size_t *which = malloc_multiply(n ? n : 1, sizeof(size_t));
+        _cleanup_free_ unsigned char *found = malloc(n ? n : 1);
+
+        if (!names || !which || !found)
+                return -ENOMEM;
+        for (size_t k = 0; k < d->n; k++) {
+                size_t m = 0;
+
+                if (d->n_paths[k] < DIR_TYPES_MIN_NAMES)
+                        continue;
+                for (size_t i = 0; i < n; i++)
+                        if (slot[i] == k) {
+                                names[m] = g[i].rel;
+                                which[m++] = i;
+                        }
+                /* On any error every type stays unknown: then each path
+                 * is looked at by itself. */
+                if (dir_types_of(d->dfd[k], names, m, found) == -ENOMEM)
+                        return -ENOMEM;
+                for (size_t j = 0; j < m; j++)
+                        types[which[j]] = found[j];
+        }
+        return 0;
+}
+
+/* What lstat() says of the type of path (name below dfd): type, when its
+ * directory listed it with one, else from fstatat(). 0 or a negative
+ * errno. */
+static int given_type(unsigned char type, int dfd, const char *name, mode_t *ret) {
         struct stat st;
 
-        if (slot < d->n && d->list[slot].fd >= 0) {
-                const DirEntry *e = dir_list_find(&d->list[slot], name);
-
-                if (e && e->type != DT_UNKNOWN) {
-                        *ret = DTTOIF(e->type);
-                        return 0;
-                }
+        if (type != DT_UNKNOWN) {
+                *ret = DTTOIF(type);
+                return 0;
         }
         if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
                 return -errno;
@@ -880,11 +891,14 @@ static int given_type(const GivenDirs *d, size_t slot, int dfd, const char *name
 }
 
 static int given_paths_scan(DirFds *dirs, char *const *paths, size_t n, bool list_dirs, GivenPath *g) {
-        _cleanup_(given_dirs_done) GivenDirs d = {};
+        GivenDirs d = {};
         _cleanup_free_ size_t *slot = malloc_multiply(n ? n : 1, sizeof(size_t));
+        _cleanup_free_ unsigned char *types = malloc(n ? n : 1);
+        int r;
 
-        if (!slot)
+        if (!slot || !types)
                 return -ENOMEM;
+        memset(types, DT_UNKNOWN, n);
         /* Where each path is looked up: below its directory, where it is
          * read from too. */
         for (size_t i = 0; i < n; i++) {
@@ -898,24 +912,10 @@ static int given_paths_scan(DirFds *dirs, char *const *paths, size_t n, bool lis
                                 d.n_paths[slot[i]]++;
                 }
         }
-        for (size_t k = 0; k < d.n; k++) {
-                struct stat dst;
-                int fd;
-
-                if (!list_dirs || d.n_paths[k] < GIVEN_LIST_MIN)
-                        continue;
-                /* Not a directory far larger than the paths named in it:
-                 * a few files of one that holds a million would cost
-                 * more to list than to stat. A directory's size grows
-                 * with its entries on every common file system (ext4
-                 * ~50 bytes each, btrfs twice the name, tmpfs 20). */
-                if (fstat(d.dfd[k], &dst) < 0 || dst.st_size < 0 ||
-                    (uint64_t) dst.st_size > (uint64_t) d.n_paths[k] * GIVEN_LIST_BYTES_PER_PATH)
-                        continue;
-                /* Unlisted on any error: then each path is stat'ed. */
-                fd = openat(d.dfd[k], ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-                if (fd >= 0 && dir_list_read_fd(&d.list[k], fd) < 0)
-                        d.list[k] = DIR_LIST_INIT;
+        if (list_dirs) {
+                r = given_dir_types(&d, slot, g, n, types);
+                if (r < 0)
+                        return r;
         }
 
         for (size_t i = 0; i < n; i++) {
@@ -923,9 +923,8 @@ static int given_paths_scan(DirFds *dirs, char *const *paths, size_t n, bool lis
                 mode_t mode;
                 const char *slash;
                 bool named;
-                int r;
 
-                if (streq(paths[i], "-") || given_type(&d, slot[i], g[i].dfd, g[i].rel, &mode) < 0)
+                if (streq(paths[i], "-") || given_type(types[i], g[i].dfd, g[i].rel, &mode) < 0)
                         continue;
                 g[i].regular = S_ISREG(mode);
                 if (S_ISLNK(mode)) {

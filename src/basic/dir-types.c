@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "dir-types.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "alloc-util.h"
+#include "macro.h"
+#include "strmap.h"
+
+#define NONE UINT32_MAX
+
+/* The names asked about, by hash: slot[] holds the first index of each
+ * name (NONE: empty), same[i] the next index that asks about the same
+ * name as index i. */
+typedef struct NameTable {
+        uint32_t *slot, *same;
+        size_t mask;
+} NameTable;
+
+static int table_build(NameTable *t, const char *const *names, size_t n) {
+        size_t size = 16;
+
+        while (size < 2 * n)
+                size *= 2;
+        t->slot = malloc_multiply(size + n, sizeof(uint32_t));
+        if (!t->slot)
+                return -ENOMEM;
+        t->same = t->slot + size;
+        t->mask = size - 1;
+        memset(t->slot, 0xff, size * sizeof(uint32_t));
+        for (size_t i = 0; i < n; i++) {
+                size_t h = strmap_hash(names[i]) & t->mask;
+
+                t->same[i] = NONE;
+                for (;; h = (h + 1) & t->mask) {
+                        uint32_t *s = &t->slot[h];
+
+                        if (*s == NONE) {
+                                *s = (uint32_t) i;
+                                break;
+                        }
+                        if (streq(names[*s], names[i])) {
+                                /* Asked twice: chained behind the first. */
+                                uint32_t j = *s;
+
+                                while (t->same[j] != NONE)
+                                        j = t->same[j];
+                                t->same[j] = (uint32_t) i;
+                                break;
+                        }
+                }
+        }
+        return 0;
+}
+
+/* The first index asking about name, or NONE. */
+static uint32_t table_find(const NameTable *t, const char *const *names, const char *name) {
+        for (size_t h = strmap_hash(name) & t->mask;; h = (h + 1) & t->mask) {
+                uint32_t i = t->slot[h];
+
+                if (i == NONE || streq(names[i], name))
+                        return i;
+        }
+}
+
+/* getdents64 through a small buffer (a few pages, reused for every read):
+ * the entries are not kept, only matched. */
+static int read_types(int fd, const NameTable *t, const char *const *names, unsigned char *types) {
+        _Alignas(struct dirent64) char buf[8192];
+
+        for (;;) {
+                ssize_t k = getdents64(fd, buf, sizeof(buf));
+
+                if (k < 0)
+                        return -errno;
+                if (k == 0)
+                        return 0;
+                for (ssize_t off = 0; off < k;) {
+                        const struct dirent64 *de = (const struct dirent64 *) (buf + off);
+
+                        off += de->d_reclen;
+                        for (uint32_t i = table_find(t, names, de->d_name); i != NONE; i = t->same[i])
+                                types[i] = de->d_type;
+                }
+        }
+}
+
+int dir_types_of(int dfd, const char *const *names, size_t n, unsigned char *types) {
+        _cleanup_free_ uint32_t *slots = NULL;
+        NameTable t;
+        struct stat st;
+        int fd, r;
+
+        memset(types, DT_UNKNOWN, n);
+        if (n < DIR_TYPES_MIN_NAMES || n >= NONE)
+                return 0;
+        if (fstat(dfd, &st) < 0)
+                return -errno;
+        if (!S_ISDIR(st.st_mode))
+                return -ENOTDIR;
+        if (st.st_size < 0 || (uint64_t) st.st_size > (uint64_t) n * DIR_TYPES_BYTES_PER_NAME)
+                return 0;
+        r = table_build(&t, names, n);
+        if (r < 0)
+                return r;
+        slots = t.slot;
+        /* A descriptor of its own: reading entries moves the position of
+         * the open directory, which dfd's other users must not see. */
+        fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        r = read_types(fd, &t, names, types);
+        close(fd);
+        if (r < 0) {
+                memset(types, DT_UNKNOWN, n);
+                return r;
+        }
+        return 1;
+}
