@@ -60,6 +60,8 @@ def main():
     base, new = os.path.abspath(args.base), os.path.abspath(args.new)
 
     with tempfile.TemporaryDirectory(prefix='ug-builds-bench-') as tmp:
+        shown_base, shown_new = base, new
+        base, new = benchlib.staged(base, tmp, 'unitguard-base'), benchlib.staged(new, tmp, 'unitguard-new')
         root = os.path.join(tmp, 'root')
         subprocess.run([sys.executable, CORPUS_ROOT, CORPUS, root], check=True, stdout=subprocess.DEVNULL)
         files = benchlib.unit_files(root)
@@ -75,7 +77,7 @@ def main():
         stream_size = make_stream(stream, max(1, round(args.mb * 1e6 / once_size)))
 
         print(f'machine: {benchlib.machine()}')
-        print(f'base:    {base}\nnew:     {new}')
+        print(f'base:    {shown_base}\nnew:     {shown_new}\n(each run from a copy in the scratch directory)')
         print(f'inputs:  tree of {10 * len(files)} files, a root of {len(files)} unit files, '
               f'stream {stream_size / 1e6:.1f} MB, corpus once {once_size / 1e3:.0f} kB')
         print(f'each workload: {args.runs} pairs alternating; CPU = user+sys; medians; '

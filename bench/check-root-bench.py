@@ -22,6 +22,8 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import benchlib  # noqa: E402
 CORPUS = os.path.join(HERE, '..', '..', 'shared', 'corpus')
 
 
@@ -100,6 +102,7 @@ def main():
     print('machine: %s, %d CPUs; %s' % (platform.platform(), os.cpu_count(), subprocess.run(
         ['systemd-analyze', '--version'], capture_output=True, text=True).stdout.splitlines()[0]))
     with tempfile.TemporaryDirectory(prefix='ug-bench-root-') as tmp:
+        exe = benchlib.staged(exe, tmp, 'unitguard')   # run from a copy, as installed
         corpus_root = os.path.join(tmp, 'corpus')
         subprocess.run([sys.executable, os.path.join(HERE, '..', 'tests', 'tools', 'corpus-root.py'), CORPUS, corpus_root], check=True)
         compare('shared corpus as one root', exe, corpus_root, runs)

@@ -101,6 +101,8 @@ def main():
         sys.exit('systemd-analyze is needed (Debian package systemd)')
 
     with tempfile.TemporaryDirectory(prefix='ug-files-bench-') as tmp:
+        shown_ug, shown_floor = ug, os.path.normpath(floor)
+        ug, floor = benchlib.staged(ug, tmp, 'unitguard'), benchlib.staged(floor, tmp, 'read-files')
         root = os.path.join(tmp, 'root')
         subprocess.run([sys.executable, os.path.join(TOP, 'tests', 'tools', 'corpus-root.py'), CORPUS, root],
                        check=True, stdout=subprocess.DEVNULL)
@@ -120,7 +122,7 @@ def main():
         one = files[0]
 
         print(f'machine: {benchlib.machine()}')
-        print(f'binaries: unitguard {ug}; floor {os.path.normpath(floor)}; {verify} '
+        print(f'binaries: unitguard {shown_ug}; floor {shown_floor} (each run from a copy in {tmp}); {verify} '
               f'({subprocess.run([verify, "--version"], capture_output=True, text=True).stdout.splitlines()[0]})')
         print(f'inputs:  CORPUS-ROOT = {root}; FILE... = its {n} unit files; FILE = {one}; TREE = {tree}; '
               f'ONE-UNIT-ROOT = {small} (removed after the run)')

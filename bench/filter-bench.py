@@ -28,6 +28,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import benchlib  # noqa: E402
 CORPUS = os.path.join(TOP, '..', 'shared', 'corpus', 'debian')
 MAKE_STREAM = os.path.join(TOP, 'tests', 'tools', 'make-cat-stream.py')
 
@@ -94,6 +96,7 @@ def main():
 
     tmp = tempfile.mkdtemp(prefix='ug-bench-')
     try:
+        ug = benchlib.staged(ug, tmp, 'unitguard')     # run from a copy, as installed
         small = os.path.join(tmp, 'one.txt')
         make_stream(small, 1)
         repeat = max(1, -(-args.mb * 1000 * 1000 // os.path.getsize(small)))

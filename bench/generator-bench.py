@@ -25,6 +25,8 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import benchlib  # noqa: E402
 LAYOUT = os.path.join(HERE, '..', 'tests', 'tools', 'corpus-root.py')
 CORPUS = os.path.join(HERE, '..', '..', 'shared', 'corpus')
 GETTY = '/lib/systemd/system-generators/systemd-getty-generator'
@@ -122,10 +124,11 @@ def main():
     try:
         root, n = boot_root(work, units)
         print('root: %d unit files from the corpus, built-in default policy; %d runs per command' % (n, runs))
-        for gen in args:
-            print('generator: %s' % os.path.abspath(gen))
+        for k, gen in enumerate(args):
+            print('generator: %s (run from a copy, as installed)' % os.path.abspath(gen))
             compare(os.path.basename(gen) + ' (%s)' % os.path.dirname(os.path.abspath(gen))[-20:],
-                    [os.path.abspath(gen), '--root', root, '--log=stderr'], [GETTY], runs, work)
+                    [benchlib.staged(os.path.abspath(gen), work, 'generator-%d' % k), '--root', root, '--log=stderr'],
+                    [GETTY], runs, work)
         compare('/bin/true (floor)', ['/bin/true'], [GETTY], runs, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -43,6 +43,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import benchlib  # noqa: E402
+
 DEVNULL = os.open(os.devnull, os.O_RDWR)
 
 
@@ -195,6 +198,10 @@ def main():
         print("reference: no systemd-hwdb, comparisons with it are skipped")
 
     with tempfile.TemporaryDirectory(prefix="ug-hwdb-bench-") as tmp:
+        # Run from copies (benchlib.staged()), as installed binaries are.
+        ug = benchlib.staged(ug, tmp, "unitguard")
+        if base:
+            base = benchlib.staged(base, tmp, "unitguard-baseline")
         root = os.path.join(tmp, "root")
         hwdbd = os.path.join(root, "lib", "udev", "hwdb.d")
         os.makedirs(os.path.join(root, "etc", "udev"))

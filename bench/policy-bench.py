@@ -32,6 +32,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import benchlib  # noqa: E402
 CORPUS = os.path.join(TOP, '..', 'shared', 'corpus', 'debian')
 MAKE_STREAM = os.path.join(TOP, 'tests', 'tools', 'make-cat-stream.py')
 SIZES = (10000, 20000, 40000)
@@ -170,9 +172,12 @@ def main():
     args = ap.parse_args()
     ug = os.path.abspath(args.unitguard)
     with tempfile.TemporaryDirectory(prefix='ug-policy-bench-') as tmp:
+        # Run from copies (benchlib.staged()), as installed binaries are.
+        ug = benchlib.staged(ug, tmp, 'unitguard')
         load_scaling(ug, tmp, args.runs)
         if not args.skip_jit:
-            jit_comparison(os.path.abspath(ensure_jit(args.jit)), ug, tmp, args.runs)
+            jit_comparison(benchlib.staged(os.path.abspath(ensure_jit(args.jit)), tmp, 'unitguard-jit'), ug, tmp,
+                           args.runs)
 
 
 main()

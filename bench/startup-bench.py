@@ -73,9 +73,9 @@ def main():
         with open(unit, 'w') as f:
             f.write(UNIT)
         print('machine: %s; %d alternating pairs per command' % (benchlib.machine(), runs))
-        for exe in args:
-            cmd = [os.path.abspath(exe), 'filter', '--policy', policy, unit]
-            print('command: %s' % ' '.join(cmd))
+        for k, exe in enumerate(args):
+            cmd = [benchlib.staged(os.path.abspath(exe), work, 'unitguard-%d' % k), 'filter', '--policy', policy, unit]
+            print('command: %s (a copy of %s)' % (' '.join(cmd), os.path.abspath(exe)))
             compare(exe, cmd, ['/bin/true'], runs)
 
 
