@@ -136,8 +136,11 @@ static int run_root(Filter *f, const char *dir, LookupScope scope, unsigned vers
         r = root_open(dir, &root);
         if (r < 0) {
                 f->n_input_errors++;
-                return strbuf_printf(&f->err, "%s: error: cannot open root directory: %s (input.unreadable)\n", dir,
-                                     strerror(-r));
+                r = strbuf_printf(filter_diag_buf(f), "%s: error: cannot open root directory: %s (input.unreadable)\n",
+                                  dir, strerror(-r));
+                if (r >= 0)
+                        filter_diag_added(f);
+                return r;
         }
         /* Every fragment is read anyway: its emptiness (a mask) is seen then. */
         r = lookup_set_build_full(&root, scope, version, LOOKUP_LAZY_EMPTY, &set);

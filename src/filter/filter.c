@@ -23,13 +23,20 @@
 
 void filter_init(Filter *f, int out_fd, int err_fd) {
         struct stat out_st, err_st;
+        bool known = fstat(out_fd, &out_st) >= 0 && fstat(err_fd, &err_st) >= 0;
 
         *f = (Filter) { .out_fd = out_fd, .err_fd = err_fd, .show_notes = true };
-        /* Written to one file (a terminal, "2>&1"), each unit's diagnostics
-         * are flushed right before it; to two files, both are written in
-         * large pieces, diagnostics first. */
-        f->flush_per_unit = fstat(out_fd, &out_st) < 0 || fstat(err_fd, &err_st) < 0 ||
-                            (out_st.st_dev == err_st.st_dev && out_st.st_ino == err_st.st_ino);
+        /* Written to one file ("2>&1", a terminal, /dev/null for both),
+         * diagnostics go into the one buffer with the units, each right
+         * before its unit and after the units before it, and it is written
+         * in large pieces too: a write and two sigprocmask() calls per unit
+         * with findings cost a 50 MB stream (6,400 such units) a fifth of
+         * its time. To a terminal each unit is written as soon as it is
+         * judged, for whoever watches. Where the two cannot be told apart,
+         * each unit's diagnostics are written right before it. */
+        f->merged = out_fd == err_fd ||
+                    (known && out_st.st_dev == err_st.st_dev && out_st.st_ino == err_st.st_ino);
+        f->flush_per_unit = !known || (f->merged && isatty(out_fd));
 }
 
 void filter_done(Filter *f) {
@@ -142,6 +149,8 @@ static bool text_names_unit(const char *path, const char *unit, const char *mess
 }
 
 int filter_emit(Filter *f, const Diag *d, const char *unit) {
+        int r;
+
         if (d->severity == DIAG_NOTE && !f->show_notes)
                 return 0;
         if ((unsigned) d->severity < ELEMENTSOF(f->n_diags))
@@ -150,7 +159,11 @@ int filter_emit(Filter *f, const Diag *d, const char *unit) {
                 return diag_list_copy(&f->findings, d, unit);
         if (f->quiet)
                 return 0;
-        return diag_format_text_for(d, unit && d->file && d->message && text_names_unit(d->file, unit, d->message) ? unit : NULL, &f->err);
+        r = diag_format_text_for(d, unit && d->file && d->message && text_names_unit(d->file, unit, d->message) ? unit : NULL,
+                                 filter_diag_buf(f));
+        if (r >= 0)
+                filter_diag_added(f);
+        return r;
 }
 
 int filter_report(Filter *f, DiagSeverity severity, const char *rule, const char *path, const char *unit,
@@ -446,9 +459,9 @@ int finish_group(Filter *f, UnitGroup *g) {
                 return r;
         f->out_complete = f->out.len;
 
-        /* Diagnostics go out before the unit they concern (filter_flush()
-         * writes them first). */
-        if (f->err.len + f->out.len >= FLUSH_THRESHOLD || (f->flush_per_unit && f->err.len > 0))
+        /* Diagnostics go out before the unit they concern: in `out` before
+         * it (merged), or written first by filter_flush(). */
+        if (f->err.len + f->out.len >= FLUSH_THRESHOLD || (f->flush_per_unit && (f->merged || f->err.len > 0)))
                 return filter_flush(f);
         return 0;
 }
