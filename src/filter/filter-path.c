@@ -963,20 +963,24 @@ static bool read_alone(const GivenPath *given, const size_t *owner, const size_t
         return given[i].regular && !owner[i] && n_dropins[i] == 0;
 }
 
-static int given_batch_fill(Filter *f, GivenBatch *b, const GivenPath *given, const size_t *owner,
-                            const size_t *n_dropins, size_t from, size_t n) {
+static int given_batch_fill(Filter *f, GivenBatch *b, char *const *paths, const GivenPath *given,
+                            const size_t *owner, const size_t *n_dropins, size_t from, size_t n) {
         int r;
 
         b->n = b->next = 0;
         for (size_t i = from; i < n && b->n < UNIT_READ_BATCH; i++) {
                 if (owner[i])
                         continue;       /* judged with its unit, read then */
-                /* The run of files read alone ends where anything else is
-                 * next (a directory, a unit with drop-ins, stdin): that
-                 * reads through the batch too, so every file lent here is
-                 * taken before it comes. */
-                if (!read_alone(given, owner, n_dropins, i))
+                if (!read_alone(given, owner, n_dropins, i)) {
+                        /* Stdin and a unit with its drop-ins are read
+                         * without the batch: the run goes on past them.
+                         * Anything else may be a directory, walked through
+                         * the batch: the run ends there, so that every file
+                         * lent here is taken before the batch reads again. */
+                        if (streq(paths[i], "-") || (given[i].regular && n_dropins[i] > 0))
+                                continue;
                         break;
+                }
                 /* regular: looked at, so dfd and rel are set. */
                 b->files[b->n] = (BatchFile) { .dfd = given[i].dfd, .name = given[i].rel };
                 b->path[b->n++] = i;
@@ -1050,7 +1054,7 @@ int filter_paths(Filter *f, char *const *paths, size_t n, bool framed) {
                         BatchFile *file;
 
                         if (batch.next == batch.n) {
-                                r = given_batch_fill(f, &batch, given, owner, n_dropins, i, n);
+                                r = given_batch_fill(f, &batch, paths, given, owner, n_dropins, i, n);
                                 if (r < 0)
                                         break;
                         }
