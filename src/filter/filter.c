@@ -33,8 +33,8 @@ void filter_init(Filter *f, int out_fd, int err_fd) {
          * diagnostics go into the one buffer with the units, each right
          * before its unit and after the units before it, and it is written
          * in large pieces too: a write and two sigprocmask() calls per unit
-         * with findings cost a 50 MB stream (6,400 such units) a fifth of
-         * its time. To a terminal each unit is written as soon as it is
+         * with findings cost a 50 MB stream (6,400 such units) a third of
+         * its time (99 ms against 68). To a terminal each unit is written as soon as it is
          * judged, for whoever watches. Where the two cannot be told apart,
          * each unit's diagnostics are written right before it. */
         f->merged = out_fd == err_fd ||
