@@ -129,55 +129,6 @@ static bool batch_walk(FileBatch *b, int dfd, const char *path, int depth) {
         return ok;
 }
 
-/* The type of name below dfd without following a symlink: type, when its
- * directory's listing gave one (as unitguard takes the types of many
- * files named in one directory), else from fstatat(). */
-static int type_of(unsigned char type, int dfd, const char *name, mode_t *ret) {
-        struct stat st;
-
-        if (type != DT_UNKNOWN) {
-                *ret = DTTOIF(type);
-                return 0;
-        }
-        if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-                return -1;
-        *ret = st.st_mode;
-        return 0;
-}
-
-/* types[i] for the arguments named directly in a directory, by the rule
- * `unitguard check FILE...` uses (dir_types_of()). */
-static bool list_types(const int *dfd, const char **name, int argc, unsigned char *types) {
-        const char **names = calloc((size_t) argc + 1, sizeof(char *));
-        int *which = calloc((size_t) argc + 1, sizeof(int));
-        unsigned char *found = calloc((size_t) argc + 1, 1);
-        bool *done = calloc((size_t) argc + 1, sizeof(bool));
-
-        if (!names || !which || !found || !done)
-                return false;
-        memset(types, DT_UNKNOWN, (size_t) argc);
-        for (int i = 0; i < argc; i++) {
-                size_t m = 0;
-
-                if (done[i] || dfd[i] == AT_FDCWD)
-                        continue;
-                for (int j = i; j < argc; j++)
-                        if (dfd[j] == dfd[i] && !strchr(name[j], '/')) {
-                                done[j] = true;
-                                names[m] = name[j];
-                                which[m++] = j;
-                        }
-                if (dir_types_of(dfd[i], names, m, found) > 0)
-                        for (size_t k = 0; k < m; k++)
-                                types[which[k]] = found[k];
-        }
-        free(names);
-        free(which);
-        free(found);
-        free(done);
-        return true;
-}
-
 static int main_batch(int argc, char **argv) {
         DirFds dirs = DIR_FDS_INIT(AT_FDCWD, 64);
         BatchFile files[BATCH];
@@ -192,15 +143,15 @@ static int main_batch(int argc, char **argv) {
                 return 1;
         /* As `unitguard check FILE...` does: each argument looked at
          * below its directory, whose entries are read once when it holds
-         * many of them (dir_types_of()). */
+         * many of them (dir_types_of_paths()). */
         for (int i = 0; i < argc; i++)
                 dfd[i] = dir_fds_at(&dirs, argv[i], true, &name[i]);
-        if (!list_types(dfd, name, argc, types))
+        if (dir_types_of_paths(dfd, name, (size_t) argc, types) < 0)
                 return 1;
         for (int i = 0; i < argc; i++) {
                 mode_t mode;
 
-                if (type_of(types[i], dfd[i], name[i], &mode) < 0)
+                if (dir_type_mode(types[i], dfd[i], name[i], &mode) < 0)
                         ok = false;
                 else if (S_ISDIR(mode))
                         ok = batch_walk(b, dfd[i], name[i], 0) && ok;

@@ -124,3 +124,59 @@ int dir_types_of(int dfd, const char *const *names, size_t n, unsigned char *typ
         }
         return 1;
 }
+
+typedef struct PathAt {
+        int dfd;
+        uint32_t i;
+} PathAt;
+
+static int path_at_compare(const void *a, const void *b) {
+        const PathAt *x = a, *y = b;
+
+        if (x->dfd != y->dfd)
+                return x->dfd < y->dfd ? -1 : 1;
+        return x->i < y->i ? -1 : x->i > y->i;
+}
+
+int dir_types_of_paths(const int *dfd, const char *const *names, size_t n, unsigned char *types) {
+        _cleanup_free_ PathAt *at = NULL;
+        _cleanup_free_ const char **run = NULL;
+        _cleanup_free_ unsigned char *found = NULL;
+        size_t m = 0;
+
+        memset(types, DT_UNKNOWN, n);
+        if (n >= NONE)
+                return 0;
+        at = malloc_multiply(n ? n : 1, sizeof(PathAt));
+        run = malloc_multiply(n ? n : 1, sizeof(const char *));
+        found = malloc(n ? n : 1);
+        if (!at || !run || !found)
+                return -ENOMEM;
+        for (size_t i = 0; i < n; i++)
+                if (dfd[i] >= 0 && !strchr(names[i], '/'))
+                        at[m++] = (PathAt) { dfd[i], (uint32_t) i };
+        /* By directory, each in the order given. */
+        qsort(at, m, sizeof(PathAt), path_at_compare);
+        for (size_t s = 0, e; s < m; s = e) {
+                for (e = s; e < m && at[e].dfd == at[s].dfd; e++)
+                        run[e - s] = names[at[e].i];
+                if (dir_types_of(at[s].dfd, run, e - s, found) == -ENOMEM)
+                        return -ENOMEM;
+                for (size_t j = s; j < e; j++)
+                        types[at[j].i] = found[j - s];
+        }
+        return 0;
+}
+
+int dir_type_mode(unsigned char type, int dfd, const char *name, mode_t *ret) {
+        struct stat st;
+
+        if (type != DT_UNKNOWN) {
+                *ret = DTTOIF(type);
+                return 0;
+        }
+        if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                return -errno;
+        *ret = st.st_mode;
+        return 0;
+}

@@ -10,6 +10,7 @@
  * directory that may hold many more. */
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Listing pays from this many names in one directory... */
 #define DIR_TYPES_MIN_NAMES 8
@@ -27,3 +28,16 @@
  * few names, too large a directory: every type DT_UNKNOWN), or a negative
  * errno (every type DT_UNKNOWN). */
 int dir_types_of(int dfd, const char *const *names, size_t n, unsigned char *types);
+
+/* The same for paths, each a name (names[i]) below a directory (dfd[i]):
+ * every directory that holds DIR_TYPES_MIN_NAMES of them or more is read
+ * once, by dir_types_of(). A path with a negative dfd or a '/' in its
+ * name is not looked up: DT_UNKNOWN, as is every path whose directory was
+ * not read. Returns 0 or -ENOMEM; any other error leaves its directory's
+ * types unknown. */
+int dir_types_of_paths(const int *dfd, const char *const *names, size_t n, unsigned char *types);
+
+/* What lstat() says of the type of name below dfd: from type when a
+ * listing gave one (not DT_UNKNOWN), else from fstatat(). 0 or a
+ * negative errno. */
+int dir_type_mode(unsigned char type, int dfd, const char *name, mode_t *ret);

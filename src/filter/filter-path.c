@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -819,104 +818,38 @@ static void given_paths_free(GivenPath *g, size_t n) {
 /* Directories of the paths given held open, at most this many. */
 #define GIVEN_DIRS_MAX 64
 
-/* The directories of the paths given (their descriptors from DirFds) and
- * how many paths each holds. */
-typedef struct GivenDirs {
-        int dfd[GIVEN_DIRS_MAX];
-        size_t n_paths[GIVEN_DIRS_MAX];
-        size_t n;
-} GivenDirs;
-
-/* The slot of directory dfd (added if new and there is room), or
- * GIVEN_DIRS_MAX. */
-static size_t given_dir(GivenDirs *d, int dfd) {
-        for (size_t i = d->n; i > 0; i--)
-                if (d->dfd[i - 1] == dfd)
-                        return i - 1;
-        if (d->n == GIVEN_DIRS_MAX)
-                return GIVEN_DIRS_MAX;
-        d->dfd[d->n] = dfd;
-        d->n_paths[d->n] = 0;
-        return d->n++;
-}
-
-/* The types of the paths named directly in a directory that holds many of
- * them, from one read of its entries (dir_types_of(): an fstatat() per
- * path costs a system call each, which on the machines measured costs
- * more than matching the name; 472 corpus files named on the command
- * line: 0.63 ms of 7.2 ms). DT_UNKNOWN for the rest, which are looked at
- * one by one; so is every path with plain reads (UNITGUARD_IO_URING=0),
- * so that tests/unit/tree-accounting.py compares the two ways. */
-static int given_dir_types(const GivenDirs *d, const size_t *slot, const GivenPath *g, size_t n, unsigned char *types) {
-        _cleanup_free_ const char **names = malloc_multiply(n ? n : 1, sizeof(const char *));
-        _cleanup_free_ size_t *which = malloc_multiply(n ? n : 1, sizeof(size_t));
-        _cleanup_free_ unsigned char *found = malloc(n ? n : 1);
-
-        if (!names || !which || !found)
-                return -ENOMEM;
-        for (size_t k = 0; k < d->n; k++) {
-                size_t m = 0;
-
-                if (d->n_paths[k] < DIR_TYPES_MIN_NAMES)
-                        continue;
-                for (size_t i = 0; i < n; i++)
-                        if (slot[i] == k) {
-                                names[m] = g[i].rel;
-                                which[m++] = i;
-                        }
-                /* On any error every type stays unknown: then each path
-                 * is looked at by itself. */
-                if (dir_types_of(d->dfd[k], names, m, found) == -ENOMEM)
-                        return -ENOMEM;
-                for (size_t j = 0; j < m; j++)
-                        types[which[j]] = found[j];
-        }
-        return 0;
-}
-
-/* What lstat() says of the type of path (name below dfd): type, when its
- * directory listed it with one, else from fstatat(). 0 or a negative
- * errno. */
-static int given_type(unsigned char type, int dfd, const char *name, mode_t *ret) {
-        struct stat st;
-
-        if (type != DT_UNKNOWN) {
-                *ret = DTTOIF(type);
-                return 0;
-        }
-        if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-                return -errno;
-        *ret = st.st_mode;
-        return 0;
-}
-
+/* lstat()'s type of each path, below the directory it is read from too:
+ * from one read of the entries of a directory that holds many of them
+ * (dir_types_of_paths(): an fstatat() per path costs a system call each,
+ * which on the machines measured costs more than matching the name; 472
+ * corpus files named on the command line: 0.63 ms of 7.2 ms), else by
+ * itself; always by itself with plain reads (UNITGUARD_IO_URING=0), so
+ * that tests/unit/tree-accounting.py compares the two ways. */
 static int given_paths_scan(DirFds *dirs, char *const *paths, size_t n, bool list_dirs, GivenPath *g) {
-        GivenDirs d = {};
-        _cleanup_free_ size_t *slot = malloc_multiply(n ? n : 1, sizeof(size_t));
+        _cleanup_free_ int *dfd = malloc_multiply(n ? n : 1, sizeof(int));
+        _cleanup_free_ const char **rel = malloc_multiply(n ? n : 1, sizeof(const char *));
         _cleanup_free_ unsigned char *types = malloc(n ? n : 1);
         int r;
 
-        if (!slot || !types)
+        if (!dfd || !rel || !types)
                 return -ENOMEM;
-        memset(types, DT_UNKNOWN, n);
-        /* Where each path is looked up: below its directory, where it is
-         * read from too. */
         for (size_t i = 0; i < n; i++) {
-                slot[i] = GIVEN_DIRS_MAX;
-                if (streq(paths[i], "-"))
+                if (streq(paths[i], "-")) {
+                        dfd[i] = -EBADF;
+                        rel[i] = paths[i];
                         continue;
-                g[i].dfd = dir_fds_at(dirs, paths[i], true, &g[i].rel);
-                if (g[i].dfd != dirs->base && !strchr(g[i].rel, '/')) {
-                        slot[i] = given_dir(&d, g[i].dfd);
-                        if (slot[i] < GIVEN_DIRS_MAX)
-                                d.n_paths[slot[i]]++;
                 }
+                g[i].dfd = dir_fds_at(dirs, paths[i], true, &g[i].rel);
+                /* Not below a directory of its own: looked at by itself. */
+                dfd[i] = g[i].dfd == dirs->base ? -EBADF : g[i].dfd;
+                rel[i] = g[i].rel;
         }
         if (list_dirs) {
-                r = given_dir_types(&d, slot, g, n, types);
+                r = dir_types_of_paths(dfd, rel, n, types);
                 if (r < 0)
                         return r;
-        }
+        } else
+                memset(types, DT_UNKNOWN, n);
 
         for (size_t i = 0; i < n; i++) {
                 struct stat st;
@@ -924,7 +857,7 @@ static int given_paths_scan(DirFds *dirs, char *const *paths, size_t n, bool lis
                 const char *slash;
                 bool named;
 
-                if (streq(paths[i], "-") || given_type(types[i], g[i].dfd, g[i].rel, &mode) < 0)
+                if (streq(paths[i], "-") || dir_type_mode(types[i], g[i].dfd, g[i].rel, &mode) < 0)
                         continue;
                 g[i].regular = S_ISREG(mode);
                 if (S_ISLNK(mode)) {

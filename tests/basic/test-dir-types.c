@@ -3,10 +3,12 @@
  * DT_UNKNOWN, for the caller to look at), a name not in the directory
  * DT_UNKNOWN, a name asked twice the same type twice; nothing is read for
  * too few names or too large a directory, and a descriptor that is not a
- * directory is an error. */
+ * directory is an error. dir_types_of_paths() does it per directory for
+ * paths given in any order; dir_type_mode() falls back to fstatat(). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,9 +141,42 @@ TEST(not_a_directory) {
         close(fd);
 }
 
+TEST(paths_by_directory) {
+        /* small/ holds 10 of the paths, interleaved with sub.d/ (3, too few
+         * to read) and paths that are not looked up. */
+        static const char *const names[] = {
+                "f00.service", "a", "f01.service", "b", "f02.service", "f03.service", "c", "sub.d",
+                "f04.service", "f05.service", "alias.service", "fifo.service", "x/f06.service", "f07.service",
+        };
+        size_t n = sizeof(names) / sizeof(names[0]);
+        unsigned char types[sizeof(names) / sizeof(names[0])];
+        int small = open_dir("small"), sub = open_dir("small/sub.d");
+        int dfd[] = { small, sub, small, sub, small, small, sub, small, small, small, small, small, small, -EBADF };
+
+        tree_file(top, "small/sub.d/a", "");
+        tree_file(top, "small/sub.d/b", "");
+        tree_file(top, "small/sub.d/c", "");
+        CHECK_INT_EQ(dir_types_of_paths(dfd, names, n, types), 0);
+        for (size_t i = 0; i < n; i++) {
+                mode_t mode;
+                struct stat st;
+                bool looked_up = dfd[i] == small && !strchr(names[i], '/');
+
+                CHECK_INT_EQ(types[i], looked_up ? readdir_type(names[i]) : DT_UNKNOWN);
+                /* Either way, dir_type_mode() says what lstat() says. */
+                if (dfd[i] < 0 || fstatat(dfd[i], names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
+                        continue;
+                CHECK_INT_EQ(dir_type_mode(types[i], dfd[i], names[i], &mode), 0);
+                CHECK_INT_EQ((int) (mode & S_IFMT), (int) (st.st_mode & S_IFMT));
+        }
+        CHECK(dir_type_mode(DT_UNKNOWN, small, "missing.service", &(mode_t) { 0 }) == -ENOENT);
+        close(small);
+        close(sub);
+}
+
 TEST(cleanup_fixture) {
         tree_remove(top);
 }
 
 TESTS_MAIN(T(setup_fixture), T(types_as_lstat_gives_them), T(not_worth_listing), T(not_a_directory),
-           T(cleanup_fixture))
+           T(paths_by_directory), T(cleanup_fixture))
