@@ -230,6 +230,15 @@ static _always_inline_ bool block_equal(const char *a, const char *b) {
 }
 #endif
 
+/* The bits where the eight (four) bytes at a and at b differ. */
+static inline uint64_t differ64(const char *a, const char *b) {
+        return unaligned_load64(a) ^ unaligned_load64(b);
+}
+
+static inline uint64_t differ32(const char *a, const char *b) {
+        return unaligned_load32(a) ^ unaligned_load32(b);
+}
+
 /* Equal bytes, sixteen at a time, inline: most texts compared are short.
  * The same loads as hash_text(), none past a + n or b + n. */
 static _always_inline_ bool text_equal(const char *a, const char *b, size_t n) {
@@ -243,15 +252,15 @@ static _always_inline_ bool text_equal(const char *a, const char *b, size_t n) {
                 return block_equal(a + n - 16, b + n - 16);
 #else
                 for (size_t i = 0; i + 16 < n; i += 16)
-                        if (((unaligned_load64(a + i) ^ unaligned_load64(b + i)) | (unaligned_load64(a + i + 8) ^ unaligned_load64(b + i + 8))) != 0)
+                        if ((differ64(a + i, b + i) | differ64(a + i + 8, b + i + 8)) != 0)
                                 return false;
-                return ((unaligned_load64(a + n - 16) ^ unaligned_load64(b + n - 16)) | (unaligned_load64(a + n - 8) ^ unaligned_load64(b + n - 8))) == 0;
+                return (differ64(a + n - 16, b + n - 16) | differ64(a + n - 8, b + n - 8)) == 0;
 #endif
         }
         if (n >= 8)
-                return ((unaligned_load64(a) ^ unaligned_load64(b)) | (unaligned_load64(a + n - 8) ^ unaligned_load64(b + n - 8))) == 0;
+                return (differ64(a, b) | differ64(a + n - 8, b + n - 8)) == 0;
         if (n >= 4)
-                return ((unaligned_load32(a) ^ unaligned_load32(b)) | (unaligned_load32(a + n - 4) ^ unaligned_load32(b + n - 4))) == 0;
+                return (differ32(a, b) | differ32(a + n - 4, b + n - 4)) == 0;
         return n == 0 || (a[0] == b[0] && a[n >> 1] == b[n >> 1] && a[n - 1] == b[n - 1]);
 }
 
