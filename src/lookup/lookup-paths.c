@@ -77,11 +77,14 @@ int lookup_paths_init(const Root *root, LookupScope scope, LookupPaths *ret) {
                 _cleanup_free_ char *resolved = NULL;
                 struct stat st;
 
-                r = root_chase(root, *c, 0, &resolved);
+                r = root_chase_stat(root, *c, 0, &resolved, &st);
                 if (r == -ENOMEM)
                         break;
-                /* Missing or unusable directories are skipped, as systemd does. */
-                if (r < 0 || fstatat(root->fd, resolved[1] ? resolved + 1 : ".", &st, 0) < 0 ||
+                /* Missing or unusable directories are skipped, as systemd
+                 * does. The resolution's lstat() of its result is the
+                 * directory's own (the last component was followed); a
+                 * result it did not look at is looked at here. */
+                if (r < 0 || (st.st_mode == 0 && fstatat(root->fd, resolved[1] ? resolved + 1 : ".", &st, 0) < 0) ||
                     !S_ISDIR(st.st_mode)) {
                         r = 0;
                         continue;

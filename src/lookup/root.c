@@ -15,28 +15,47 @@
 #include "basic/strbuf.h"
 #include "root.h"
 
+/* A directory path resolution found: its lstat() under its relative path. */
+typedef struct RootDir {
+        struct stat st;
+        char path[];
+} RootDir;
+
 int root_open(const char *dir, Root *ret) {
         int fd;
 
+        *ret = (Root) { .fd = -EBADF };
         fd = open(dir && *dir ? dir : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
                 return -errno;
-        *ret = (Root) { .fd = fd };
+        ret->fd = fd;
+        ret->dirs = new0(StrMap, 1);
+        if (!ret->dirs)
+                goto fail;
         if (dir && *dir && !streq(dir, "/")) {
                 ret->dir = strdup(dir);
-                if (!ret->dir) {
-                        close(fd);
-                        ret->fd = -EBADF;
-                        return -ENOMEM;
-                }
+                if (!ret->dir)
+                        goto fail;
         }
         return 0;
+fail:
+        root_done(ret);
+        return -ENOMEM;
 }
 
 void root_done(Root *r) {
         if (r->fd >= 0)
                 close(r->fd);
         free(r->dir);
+        if (r->dirs) {
+                const char *key;
+                void *d;
+
+                for (size_t i = 0; strmap_next(r->dirs, &i, &key, &d);)
+                        free(d);
+                strmap_done(r->dirs);
+                free(r->dirs);
+        }
         *r = (Root) { .fd = -EBADF };
 }
 
@@ -118,6 +137,38 @@ static bool apply_dots(StrBuf *done, const char *c, size_t n) {
         return false;
 }
 
+/* lstat() of a path relative to the root, a directory answered from (and
+ * added to) the root's memo: 0 or -errno. */
+static int lstat_below(const Root *root, const char *path, struct stat *ret) {
+        uint32_t hash = 0;
+        RootDir *d;
+        size_t n;
+        int r;
+
+        if (root->dirs) {
+                hash = strmap_hash(path);
+                d = strmap_get_hashed(root->dirs, path, hash);
+                if (d) {
+                        *ret = d->st;
+                        return 0;
+                }
+        }
+        if (fstatat(root->fd, path, ret, AT_SYMLINK_NOFOLLOW) < 0)
+                return -errno;
+        if (!root->dirs || !S_ISDIR(ret->st_mode))
+                return 0;
+        n = strlen(path);
+        d = malloc(sizeof(RootDir) + n + 1);
+        if (!d)
+                return -ENOMEM;
+        d->st = *ret;
+        memcpy(d->path, path, n + 1);
+        r = strmap_put_hashed(root->dirs, d->path, d, hash);
+        if (r <= 0)
+                free(d);
+        return r < 0 ? r : 0;
+}
+
 int root_chase(const Root *root, const char *path, ChaseFlags flags, char **ret) {
         return root_chase_stat(root, path, flags, ret, NULL);
 }
@@ -153,9 +204,10 @@ int root_chase_stat(const Root *root, const char *path, ChaseFlags flags, char *
                 r = append_component(&done, c, n);
                 if (r < 0)
                         return r;
-                if (fstatat(root->fd, rel(done.data), &st, AT_SYMLINK_NOFOLLOW) < 0) {
-                        if (errno != ENOENT || !(flags & CHASE_NONEXISTENT))
-                                return -errno;
+                r = lstat_below(root, rel(done.data), &st);
+                if (r < 0) {
+                        if (r != -ENOENT || !(flags & CHASE_NONEXISTENT))
+                                return r;
                         /* Keep the rest as written, normalized lexically. */
                         last_valid = false;
                         while (next_component(&p, &c, &n))
@@ -238,13 +290,15 @@ int root_is_dir(const Root *root, const char *path) {
         struct stat st;
         int r;
 
-        r = root_chase(root, path, 0, &resolved);
+        r = root_chase_stat(root, path, 0, &resolved, &st);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)
                 return 0;
-        if (fstatat(root->fd, rel(resolved), &st, AT_SYMLINK_NOFOLLOW) < 0)
-                return 0;
+        /* Not looked at by the resolution: the root itself, or a path
+         * that "." or ".." ended. */
+        if (st.st_mode == 0 && (r = lstat_below(root, rel(resolved), &st)) < 0)
+                return r == -ENOMEM ? r : 0;
         return S_ISDIR(st.st_mode);
 }
 

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "basic/dir-list.h"
+#include "basic/strmap.h"
 
 /* A directory tree seen as "/" (a DESTDIR, an image, or the host itself).
  * Every path below is written as seen from inside the root ("/usr/lib/...")
@@ -15,6 +16,14 @@
 typedef struct Root {
         int fd;                /* O_PATH descriptor of the root directory */
         char *dir;             /* as given; NULL for the host's "/" */
+        /* The directories path resolution has found (lstat() said
+         * S_IFDIR), by relative path, each a RootDir: a lookup resolves
+         * "usr", "usr/lib", ... for every search directory and link target,
+         * and asks the kernel once per directory. Only directories are
+         * kept, never a miss or a symlink, so a file created meanwhile is
+         * still seen. Owned; NULL (a Root set up by hand) looks every
+         * component up. */
+        StrMap *dirs;
 } Root;
 
 /* dir: NULL or "/" for the host. */
@@ -32,7 +41,8 @@ typedef enum ChaseFlags {
 /* Resolves path (absolute, or relative to "/") inside the root and returns
  * it normalized, without symlinks or "."/".." components, always starting
  * with "/". -ELOOP after ROOT_FOLLOW_MAX links, -ENOENT/-ENOTDIR/-EACCES as
- * the file system says. */
+ * the file system says. A directory found once is taken as a directory for
+ * the Root's lifetime (r->dirs): nothing in unitguard removes one. */
 int root_chase(const Root *r, const char *path, ChaseFlags flags, char **ret);
 /* The same, and what lstat() said of the result when the resolution looked
  * at it (a symlink too, with CHASE_NOFOLLOW_LAST); st_mode 0 when it did

@@ -2,7 +2,9 @@
 /* Path resolution inside a root: nothing leads out of it. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -137,6 +139,60 @@ TEST(list_dir_inside_only) {
         root_done(&root);
 }
 
+/* The memo of directories: every directory a resolution passes through,
+ * under its relative path, and nothing else (no symlink, no file, no
+ * miss). A Root set up by hand (no memo) resolves the same. */
+TEST(directory_memo) {
+        Root root, plain = { .fd = -EBADF };
+        const char *paths[] = { "/lib/x.conf", "/usr/lib/abs-etc", "/etc/abs-file", "/usr/lib/new", "/usr/lib",
+                                "/etc/dangling" };
+        char *a = NULL, *b = NULL, *path;
+        struct stat sa, sb;
+
+        CHECK_INT_EQ(root_open(dir, &root), 0);
+        CHECK(root.dirs != NULL);
+        plain.fd = root.fd;
+        for (size_t round = 0; round < 2; round++)
+                for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+                        int ra, rb;
+
+                        memset(&sa, 0, sizeof(sa));
+                        memset(&sb, 0, sizeof(sb));
+                        ra = root_chase_stat(&root, paths[i], CHASE_NONEXISTENT, &a, &sa);
+                        rb = root_chase_stat(&plain, paths[i], CHASE_NONEXISTENT, &b, &sb);
+
+                        CHECK_INT_EQ(ra, rb);
+                        CHECK_STR_EQ(a, b);
+                        CHECK_INT_EQ(sa.st_mode, sb.st_mode);
+                        CHECK(sa.st_ino == sb.st_ino);
+                        free(a), free(b);
+                        a = b = NULL;
+                }
+        CHECK_INT_EQ((int) strmap_size(root.dirs), 3);
+        CHECK(strmap_get(root.dirs, "usr") != NULL);
+        CHECK(strmap_get(root.dirs, "usr/lib") != NULL);
+        CHECK(strmap_get(root.dirs, "etc") != NULL);
+        CHECK(strmap_get(root.dirs, "lib") == NULL);                    /* a symlink */
+        CHECK(strmap_get(root.dirs, "usr/lib/x.conf") == NULL);         /* a file */
+
+        /* A miss is not remembered: a file made after it is found. */
+        CHECK_INT_EQ(root_chase(&root, "/usr/lib/new", 0, &a), -ENOENT);
+        path = malloc(strlen(dir) + 32);
+        CHECK(path != NULL);
+        sprintf(path, "%s/usr/lib/new", dir);
+        CHECK(mkdir(path, 0755) == 0);
+        CHECK_INT_EQ(root_chase(&root, "/usr/lib/new", 0, &a), 0);
+        CHECK_STR_EQ(a, "/usr/lib/new");
+        free(a);
+        CHECK_INT_EQ(root_is_dir(&root, "/lib/new"), 1);
+        CHECK_INT_EQ(root_is_dir(&root, "/lib/x.conf"), 0);
+        CHECK_INT_EQ(root_is_dir(&root, "/"), 1);
+        CHECK(rmdir(path) == 0);
+        free(path);
+        root_done(&root);
+        CHECK(root.dirs == NULL);
+}
+
 TEST(setup_fixture) {
         setup();
 }
@@ -146,4 +202,4 @@ TEST(cleanup_fixture) {
 }
 
 TESTS_MAIN(T(setup_fixture), T(symlinks_stay_inside), T(loops_and_missing), T(chase_stat), T(read_inside_only),
-           T(list_dir_inside_only), T(cleanup_fixture))
+           T(list_dir_inside_only), T(directory_memo), T(cleanup_fixture))
