@@ -136,11 +136,11 @@ static int run_root(Filter *f, const char *dir, LookupScope scope, unsigned vers
         r = root_open(dir, &root);
         if (r < 0) {
                 f->n_input_errors++;
-                r = strbuf_printf(filter_diag_buf(f), "%s: error: cannot open root directory: %s (input.unreadable)\n",
-                                  dir, strerror(-r));
-                if (r >= 0)
-                        filter_diag_added(f);
-                return r;
+                /* Paths under --root are seen from inside it: the root
+                 * itself is "/" (to SARIF, the ROOT base), named in the
+                 * message as given. */
+                return filter_report(f, DIAG_ERROR, "input.unreadable", "/", NULL,
+                                     "cannot open root directory %s: %s", dir, strerror(-r));
         }
         /* Every fragment is read anyway: its emptiness (a mask) is seen then. */
         r = lookup_set_build_full(&root, scope, version, LOOKUP_LAZY_EMPTY, &set);
@@ -188,8 +188,12 @@ static int check_write_report(const Filter *f, CheckContext *ctx, bool sarif) {
         _cleanup_free_ char *base = NULL, *dir = NULL, *cwd = NULL, *work = NULL;
         int r;
 
+        /* A root that cannot be resolved (the report's one finding says
+         * why) is named as given. */
         dir = ctx->root ? realpath(ctx->root, NULL) : getcwd(NULL, 0);
         cwd = getcwd(NULL, 0);
+        if (!dir && ctx->root && cwd && errno != ENOMEM)
+                dir = ctx->root[0] == '/' ? strdup(ctx->root) : root_path_join(cwd, ctx->root);
         base = dir ? with_trailing_slash(dir) : NULL;
         work = cwd ? with_trailing_slash(cwd) : NULL;
         if (!base || !work) {

@@ -151,6 +151,13 @@ static bool text_names_unit(const char *path, const char *unit, const char *mess
         return !((size_t) (base - slash) == n + 2 && strncmp(slash, unit, n) == 0 && memcmp(slash + n, ".d", 2) == 0);
 }
 
+/* Where a diagnostic's text goes: `err`, or `out` when the two outputs
+ * are one file. filter_emit() is the one writer of diagnostics, so that
+ * none lands out of order with the units. */
+static StrBuf *diag_buf(Filter *f) {
+        return f->merged ? &f->out : &f->err;
+}
+
 int filter_emit(Filter *f, const Diag *d, const char *unit) {
         int r;
 
@@ -163,9 +170,11 @@ int filter_emit(Filter *f, const Diag *d, const char *unit) {
         if (f->quiet)
                 return 0;
         r = diag_format_text_for(d, unit && d->file && d->message && text_names_unit(d->file, unit, d->message) ? unit : NULL,
-                                 filter_diag_buf(f));
-        if (r >= 0)
-                filter_diag_added(f);
+                                 diag_buf(f));
+        /* In `out`, a diagnostic line is whole as it stands: kept by
+         * filter_abort(). */
+        if (r >= 0 && f->merged)
+                f->out_complete = f->out.len;
         return r;
 }
 

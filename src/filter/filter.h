@@ -37,7 +37,7 @@ typedef struct Filter {
         bool write_failed;             /* a write to stdout or stderr failed */
         size_t out_complete;           /* bytes of `out` that end a whole unit (or diagnostic) */
         bool merged;                   /* stdout and stderr are one file: diagnostics go into
-                                        * `out`, in order with the units (filter_diag_buf()) */
+                                        * `out`, in order with the units (filter_emit()) */
         bool flush_per_unit;           /* written as each unit is judged: to a terminal, or
                                         * where the two outputs could not be told apart */
         bool wrote_any;                /* something was written to stdout */
@@ -67,18 +67,6 @@ typedef struct Filter {
 } Filter;
 
 void filter_init(Filter *f, int out_fd, int err_fd);
-/* Where a diagnostic's text goes: `err`, or `out` when the two outputs
- * are one file. Whoever appends a whole line there calls
- * filter_diag_added() after it. */
-static inline StrBuf *filter_diag_buf(Filter *f) {
-        return f->merged ? &f->out : &f->err;
-}
-static inline void filter_diag_added(Filter *f) {
-        /* In `out`, a diagnostic line is whole as it stands: kept by
-         * filter_abort(). */
-        if (f->merged)
-                f->out_complete = f->out.len;
-}
 void filter_done(Filter *f);
 
 /* Input handlers. They return 0 when the input was handled (whatever the
