@@ -20,9 +20,9 @@ ratios or differences.
      DESTDIR or at boot;
    - a tree: `check TREE` (the N files copied K times into K
      directories) minus `check FILE`, over K*N-1 units. Nine in ten of
-     its units repeat one seen before; the memo of judgements answers
-     the lines of eight in ten (it stores a line at its second sight):
-     cheaper than distinct units;
+     its units repeat one seen before; the memo of judgements (off
+     while every file is new, started once files come again) answers
+     the lines of eight in ten: cheaper than distinct units;
    - --root: `check --root CORPUS-ROOT` minus `check --root` of a root
      holding one of the units, over the root's other units, as
      `unitguard units --root --format json` lists them (one per unit:

@@ -21,13 +21,13 @@
  * 32-bit tag (from the key's hash) and the offset of its record in the
  * arena. Its full size is allocated at once (calloc() of that much maps
  * zero pages the kernel provides when first touched) and used from the
- * start: a run over a few hundred distinct units touches the first few
- * pages only. The sets in use double in place while they are half full,
- * and also when a line's set is full: the table grows rather than drop an
- * answer while it can. The entries of set i stay there or move to set
- * i + n_sets, by the next bit of their tag. At its largest, a full set
- * drops its least recently used answer; and the answers are at most
- * CACHE_LIVE_MAX, half the slots, so that few sets are ever full. */
+ * start: a short run touches the first few pages only. The sets in use
+ * double in place while they are half full, and also when a line's set
+ * is full: the table grows rather than drop an answer while it can. The
+ * entries of set i stay there or move to set i + n_sets, by the next bit
+ * of their tag. At its largest, a full set drops its least recently used
+ * answer; and the answers are at most CACHE_LIVE_MAX, half the slots, so
+ * that few sets are ever full. */
 #define CACHE_WAYS 8
 #define CACHE_SETS_MIN 128
 #define CACHE_SETS_MAX 2048
@@ -38,11 +38,13 @@
  * a time, both walked in order. */
 #define HIST_SIZE (UINT32_C(1) << 15)
 #define HIST_MASK (HIST_SIZE - 1)
-/* The doorkeeper: a line is stored the second time it misses, not the
- * first (see seen_before()). Its bits, 8 KiB of them, are cleared when
- * half are set, so that on a long run of distinct units it keeps telling
- * new lines from returning ones. */
-#define DOOR_BITS (UINT32_C(1) << 16)
+/* Probation (see probation_over()): three bits per file's bytes, 4 KiB of
+ * them, cleared when a quarter are set (some 3,100 files): a new file
+ * passes for one seen before at most one time in 64, so that distinct
+ * files come nowhere near one in PROBATION_SHARE. */
+#define PROBATION_BITS (UINT32_C(1) << 15)
+#define PROBATION_REPEATS 8
+#define PROBATION_SHARE 16
 
 typedef struct CacheSet {
         uint32_t tag[CACHE_WAYS];    /* the hash's high half with bit 0 set; 0: the slot is empty */
@@ -141,10 +143,9 @@ struct PredictCache {
          * files keeps the cursor on the file it came with, where a record's
          * single successor could not. */
         uint32_t *hist;    /* allocated with the table; entries 0 (none) or a record's offset + 1 */
-        uint64_t *door;    /* DOOR_BITS bits, by hash: lines that missed once; allocated on the first miss */
-        size_t door_set;   /* bits set */
-        bool admit_all;    /* no doorkeeper: every line stored at its first miss */
-        size_t admitted, turned_away;
+        bool active;       /* past probation: files' lines go through the memo */
+        uint64_t *files_seen; /* on probation: PROBATION_BITS bits, three per file's bytes; else NULL */
+        size_t files_set, n_files, n_repeats;
         uint32_t n_hist;   /* lines recorded (wraps: places are compared modulo 2^32) */
         uint32_t cursor;   /* the place of the previous line's record, when synced */
         bool synced;
@@ -590,7 +591,7 @@ PredictCache *predict_cache_free(PredictCache *c) {
         if (table_allocated(c))
                 free(c->sets);
         free(c->hist);
-        free(c->door);
+        free(c->files_seen);
         free(c->arena);
         free(c->block);
         free(c);
@@ -769,49 +770,9 @@ static int __attribute__((noinline)) named_judge(PredictCache *c, const PredictS
         return r;
 }
 
-/* Whether a line that missed has missed before, by a bit of its hash, and
- * notes it as seen. A new line whose bit another line set passes for one
- * seen (fewer than half the bits are ever set): it is then stored at
- * once, as every line was before the doorkeeper.
- *
- * Why: most lines of distinct units (a packager's tree, a root at boot)
- * are never seen again, yet storing one cost a record of about 90 bytes,
- * and a run's records are fresh memory. On the virtual machines measured
- * a page's first write costs some 10 us: over 472 distinct units, storing
- * every line cost 100 pages, about 1.3 ms of the run's 9.5 ms, while the
- * hits the extra records gave were few. Turned away at first sight, such
- * a line costs one bit; a line that comes back is stored then, and hits
- * from its third sight on. The price: inputs that repeat whole (the same
- * files again, streams of copies) judge their first repeat once more. */
-static bool seen_before(PredictCache *c, uint64_t hash) {
-        uint32_t bit = (uint32_t) hash & (DOOR_BITS - 1);
-        uint64_t mask = UINT64_C(1) << (bit & 63);
-
-        if (c->admit_all)
-                return true;
-        if (!c->door) {
-                c->door = calloc(DOOR_BITS / 64, sizeof(uint64_t));
-                if (!c->door)
-                        return true; /* no doorkeeper: stored at once */
-        }
-        if (c->door[bit >> 6] & mask) {
-                c->admitted++;
-                return true;
-        }
-        if (c->door_set >= DOOR_BITS / 2) {
-                memset(c->door, 0, DOOR_BITS / 8);
-                c->door_set = 0;
-        }
-        c->door[bit >> 6] |= mask;
-        c->door_set++;
-        c->turned_away++;
-        return false;
-}
-
-/* A line not in the memo: judged, and stored if it missed before (see
- * seen_before()); one whose answer depends on the unit name is stored
- * twice, as such under the line's own key and with its answer under the
- * key with the name. */
+/* A line not in the memo: judged and stored; one whose answer depends on
+ * the unit name is stored twice, as such under the line's own key and
+ * with its answer under the key with the name. */
 static int __attribute__((noinline)) miss(PredictCache *c, const PredictScope *s, Judgement *ret) {
         const LineKey *k = &c->line;
         LineKey n;
@@ -819,7 +780,7 @@ static int __attribute__((noinline)) miss(PredictCache *c, const PredictScope *s
 
         c->misses++;
         r = judge(s, k, ret);
-        if (r < 0 || !seen_before(c, k->hash)) {
+        if (r < 0) {
                 c->synced = false;
                 return r;
         }
@@ -982,11 +943,75 @@ static int __attribute__((noinline)) file_failed(Judgement *ret, size_t i, size_
         return r;
 }
 
+static bool probation_bit(PredictCache *c, uint32_t bit) {
+        uint64_t mask = UINT64_C(1) << (bit & 63), *w = &c->files_seen[bit >> 6];
+        bool was = *w & mask;
+
+        if (!was) {
+                *w |= mask;
+                c->files_set++;
+        }
+        return was;
+}
+
+/* Whether f's lines are to go through the memo: once the input has shown
+ * that it repeats whole files, and from then on.
+ *
+ * Why: the memo pays for its answers in fresh memory (records, the table,
+ * the history), and on the virtual machines measured a page's first touch
+ * costs some 11 us, about what judging a unit costs. Over distinct units
+ * (a packager's tree, a root at boot, one system's `systemctl cat`), four
+ * lines in ten are common enough to hit (Type=oneshot, WantedBy=...), but
+ * the ~23 pages the records take cost more than those hits save: 472
+ * distinct files ran 0.6 ms faster without the memo than with it. An input
+ * of copies (the same files in many trees, streams of copies) is another
+ * matter: there the memo answers nine lines in ten.
+ *
+ * So until PROBATION_REPEATS files, and at least one in PROBATION_SHARE,
+ * had bytes seen before (three bits of a hash of the file, in a set
+ * cleared when a quarter full), lines are judged directly; then the memo
+ * starts, and stores each line at its first miss, since the input
+ * repeats. */
+static bool probation_over(PredictCache *c, const UnitFile *f) {
+        uint64_t h;
+        bool seen;
+
+        if (c->active)
+                return true;
+        if (f->n_entries == 0 || !f->data)
+                return false;
+        if (!c->files_seen) {
+                c->files_seen = calloc(PROBATION_BITS / 64, sizeof(uint64_t));
+                if (!c->files_seen)
+                        return false;
+        }
+        h = hash_text(HASH_K2, f->data, f->size);
+        seen = probation_bit(c, (uint32_t) h & (PROBATION_BITS - 1));
+        seen &= probation_bit(c, (uint32_t) (h >> 20) & (PROBATION_BITS - 1));
+        seen &= probation_bit(c, (uint32_t) (h >> 40) & (PROBATION_BITS - 1));
+        c->n_files++;
+        c->n_repeats += seen;
+        if (c->n_repeats >= PROBATION_REPEATS && c->n_repeats * PROBATION_SHARE >= c->n_files) {
+                c->active = true;
+                free(c->files_seen);
+                c->files_seen = NULL;
+                return true;
+        }
+        if (c->files_set >= PROBATION_BITS / 4) {
+                memset(c->files_seen, 0, PROBATION_BITS / 8);
+                c->files_set = c->n_files = c->n_repeats = 0;
+        }
+        return false;
+}
+
 int predict_cache_judge_file(PredictCache *c, const JudgeContext *ctx, const UnitFile *f, Judgement *ret,
                              uint32_t *ret_listed) {
         PredictScope s;
         int n_listed = 0, section = -2; /* no entry's */
         bool known = false;
+
+        if (c && !probation_over(c, f))
+                c = NULL;
 
         /* One call per file: the entries of a section are together, its
          * scope is made when the first of them comes (a run of entries
@@ -1022,15 +1047,14 @@ void predict_cache_stats(const PredictCache *c, size_t *ret_hits, size_t *ret_mi
         *ret_misses = c ? c->misses : 0;
 }
 
-void predict_cache_admit_all(PredictCache *c) {
-        c->admit_all = true;
+void predict_cache_activate(PredictCache *c) {
+        c->active = true;
+        free(c->files_seen);
+        c->files_seen = NULL;
 }
 
-void predict_cache_door_stats(const PredictCache *c, size_t *ret_admitted, size_t *ret_turned_away,
-                              size_t *ret_bits_set) {
-        *ret_admitted = c ? c->admitted : 0;
-        *ret_turned_away = c ? c->turned_away : 0;
-        *ret_bits_set = c ? c->door_set : 0;
+bool predict_cache_active(const PredictCache *c) {
+        return c && c->active;
 }
 
 size_t predict_cache_hinted(const PredictCache *c) {

@@ -24,15 +24,16 @@
  * before comes with its lines in the same order, so most lines are
  * answered without the hash and the table (still compared in full).
  *
- * A line is stored the second time it misses, not the first: most lines
- * of distinct units are never seen again, and their records would only
- * cost memory (see seen_before() in predict-cache.c). So a line answers
- * from the memo from its third sight on.
+ * The memo is on probation at first: predict_cache_judge_file() judges
+ * files directly until the input has shown that it repeats whole files
+ * (distinct units gain less from the memo than its memory costs; see
+ * probation_over() in predict-cache.c). From then on every line goes
+ * through it, and is stored at its first miss.
  *
  * Bounded: 8-way sets, the table starts with room for 1024 answers and
  * doubles while it is half full or when a line's set is full, up to 16384
- * slots, so that a run over a few hundred distinct units pays for a few
- * pages only and no answer is dropped before then; it holds at most 8192
+ * slots, so that a short run pays for a few pages only and no answer is
+ * dropped before then; it holds at most 8192
  * answers, the least recently used ones replaced. The texts of the keys
  * and the messages are kept in one arena, no allocation per answer. Lines
  * longer than PREDICT_CACHE_MAX_LINE are judged every time. */
@@ -95,16 +96,12 @@ int predict_cache_judge_file(PredictCache *c, const JudgeContext *ctx, const Uni
 
 /* Counters, for tests: answers from the memo and answers judged. */
 void predict_cache_stats(const PredictCache *c, size_t *ret_hits, size_t *ret_misses);
-/* Every line stored at its first miss, as a memo without the doorkeeper:
- * for tests of the table and the history, and for a caller that knows its
- * input repeats whole. */
-void predict_cache_admit_all(PredictCache *c);
-
-/* For tests: of the lines that missed, how many were stored (seen
- * before, or passing for it), and how many turned away at first sight;
- * and how many of the doorkeeper's bits are set now. */
-void predict_cache_door_stats(const PredictCache *c, size_t *ret_admitted, size_t *ret_turned_away,
-                              size_t *ret_bits_set);
+/* Ends the probation at once: for tests of the table and the history,
+ * and for a caller that knows its input repeats whole. Lines judged one by
+ * one (predict_cache_judge()) are not on probation. */
+void predict_cache_activate(PredictCache *c);
+/* Whether the memo answers files' lines: past its probation. */
+bool predict_cache_active(const PredictCache *c);
 /* For tests: how many of the answers from the memo the history's first
  * candidate gave (spared the hash and the set). */
 size_t predict_cache_hinted(const PredictCache *c);

@@ -85,13 +85,13 @@ static bool same_judgement(const Judgement *a, const Judgement *b) {
                a->partial == b->partial && a->machine == b->machine && streq_ptr(a->message, b->message);
 }
 
-/* A memo that stores every line at its first miss (no doorkeeper): the
- * tests of the table, the history and the keys count their hits so. */
+/* A memo past its probation: the tests of the table, the history and the
+ * keys judge files through it from the first one. */
 static PredictCache *memo_new(void) {
         PredictCache *c = predict_cache_new();
 
         if (c)
-                predict_cache_admit_all(c);
+                predict_cache_activate(c);
         return c;
 }
 
@@ -118,17 +118,15 @@ static bool judge_both(PredictCache *c, const char *unit, unsigned version, bool
 }
 
 /* Every line in every unit and version, three rounds in different orders,
- * so that each answer given for one unit is asked for by all the others;
- * with the doorkeeper (a line stored at its second miss) and without. */
-static void same_answers_in(bool door) {
+ * so that each answer given for one unit is asked for by all the others.
+ * Lines judged one by one go through the memo at once (no probation). */
+TEST(same_answers) {
         _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
-        size_t n_units = ELEMENTSOF(units), hits, misses, admitted, turned_away, bits, asked = 0;
+        size_t n_units = ELEMENTSOF(units), hits, misses, asked = 0;
 
         CHECK(c);
         if (!c)
                 return;
-        if (!door)
-                predict_cache_admit_all(c);
         for (unsigned round = 0; round < 3; round++)
                 for (size_t vi = 0; vi < ELEMENTSOF(versions); vi++)
                         for (size_t li = 0; li < ELEMENTSOF(lines); li++)
@@ -141,94 +139,121 @@ static void same_answers_in(bool door) {
                                         asked++;
                                 }
         predict_cache_stats(c, &hits, &misses);
-        predict_cache_door_stats(c, &admitted, &turned_away, &bits);
         CHECK_INT_EQ(hits + misses, asked);
-        /* Lines judged again under their unit's name pass no doorkeeper. */
-        CHECK(admitted + turned_away <= misses);
-        CHECK(door ? turned_away > 0 && admitted > 0 : admitted + turned_away == 0);
-        CHECK_INT_EQ(bits, turned_away);
+        CHECK(!predict_cache_active(c));
         /* Lines without a specifier or escape are shared by all units of a
-         * type: most answers come from the memo, even when each line
-         * misses twice. */
+         * type: most answers come from the memo. */
         CHECK(hits > asked / 2);
-        CHECK(misses < (door ? asked / 2 : asked / 3));
+        CHECK(misses < asked / 3);
 }
 
-TEST(same_answers) {
-        same_answers_in(false);
-        same_answers_in(true);
+/* A unit file of a few lines, the n-th of its kind (distinct bytes for
+ * distinct n), parsed. */
+static UnitFile *numbered_file(unsigned n) {
+        char text[160], name[32];
+        UnitFile *f = NULL;
+        char *data;
+        int len;
+
+        snprintf(name, sizeof name, "u%u.service", n);
+        len = snprintf(text, sizeof text, "[Unit]\nDescription=unit %u\n[Service]\nType=oneshot\nExecStart=/bin/true %u\n",
+                       n, n);
+        data = strndup(text, (size_t) len);
+        CHECK(data != NULL);
+        if (data)
+                CHECK_INT_EQ(unit_file_parse(data, (size_t) len, name, name, false, &f), 0);
+        return f;
 }
 
-/* A line is turned away at its first miss, stored at its second, answered
- * from the memo from its third sight on; a line whose answer depends on
- * the unit name so too, then per name. The bits are cleared when half
- * would be set. */
-TEST(doorkeeper) {
+/* The file through the memo and without: the same judgements; false on a
+ * difference. */
+static bool judge_file_both(PredictCache *c, const UnitFile *f) {
+        JudgeContext ctx = { .version = 252, .type = UNIT_SERVICE, .unit_name = f->unit_name };
+        Judgement want[8] = {}, got[8] = {};
+        uint32_t listed_want[8], listed_got[8];
+        int n_want, n_got;
+        bool same = true;
+
+        if (f->n_entries > ELEMENTSOF(want))
+                return false;
+        n_want = predict_cache_judge_file(NULL, &ctx, f, want, listed_want);
+        n_got = predict_cache_judge_file(c, &ctx, f, got, listed_got);
+        same = n_want == n_got && n_want >= 0;
+        for (size_t i = 0; i < f->n_entries; i++) {
+                same = same && same_judgement(&want[i], &got[i]);
+                judgement_done(&want[i]);
+                judgement_done(&got[i]);
+        }
+        for (int i = 0; same && i < n_want; i++)
+                same = listed_want[i] == listed_got[i];
+        return same;
+}
+
+/* Files judged through the memo: directly while they are new; the memo
+ * starts once eight files, and one in sixteen, came again, and from the
+ * next copy on answers their lines. Distinct files never start it, however
+ * many (its bits are cleared when half full). */
+TEST(probation) {
         _cleanup_(predict_cache_freep) PredictCache *c = predict_cache_new();
-        static const Line plain = { "Service", "Type", "oneshot" };
-        static const Line spec = { "Service", "ExecStart", "/bin/echo %i" };
-        static const struct {
-                const char *unit;
-                const Line *line;
-                bool hit;
-                size_t size; /* records held after it */
-        } steps[] = {
-                { "a.service", &plain, false, 0 },  /* turned away */
-                { "b.service", &plain, false, 1 },  /* stored */
-                { "c.service", &plain, true, 1 },
-                { "a@1.service", &spec, false, 1 }, /* turned away */
-                { "a@1.service", &spec, false, 3 }, /* stored: the mark of a named line, and a@1's answer */
-                { "a@1.service", &spec, true, 3 },
-                { "a@2.service", &spec, false, 4 }, /* a new name: judged and stored at once */
-                { "a@2.service", &spec, true, 4 },
-        };
-        size_t hits, misses, before, admitted, turned_away, bits;
-        unsigned cleared = 0;
-        char value[32];
-        Line l = { "Service", "TimeoutStopSec", value };
+        enum { N = 200 };
+        UnitFile *files[N] = {};
+        size_t hits, misses, before;
 
         CHECK(c);
         if (!c)
                 return;
-        for (size_t i = 0; i < ELEMENTSOF(steps); i++) {
-                predict_cache_stats(c, &before, &misses);
-                CHECK(judge_both(c, steps[i].unit, 252, true, steps[i].line));
-                predict_cache_stats(c, &hits, &misses);
-                if ((hits > before) != steps[i].hit || predict_cache_size(c) != steps[i].size) {
-                        fprintf(stderr, "step %zu (%s %s=%s): %s, %zu records; expected %s, %zu\n", i,
-                                steps[i].unit, steps[i].line->key, steps[i].line->value,
-                                hits > before ? "hit" : "miss", predict_cache_size(c),
-                                steps[i].hit ? "hit" : "miss", steps[i].size);
+        for (unsigned i = 0; i < N; i++) {
+                files[i] = numbered_file(i);
+                if (!files[i])
+                        goto done;
+        }
+        /* 200 new files, then 12 of them again: 12 repeats of 212 files
+         * are fewer than one in sixteen. */
+        for (unsigned i = 0; i < N; i++)
+                CHECK(judge_file_both(c, files[i]));
+        for (unsigned i = 0; i < 12; i++)
+                CHECK(judge_file_both(c, files[i]));
+        predict_cache_stats(c, &hits, &misses);
+        CHECK(!predict_cache_active(c));
+        CHECK_INT_EQ(hits + misses, 0);
+        CHECK_INT_EQ(predict_cache_size(c), 0);
+        /* The next repeats: at the 14th, 14 * 16 >= 214 files. */
+        for (unsigned i = 12; i < 14; i++) {
+                CHECK(!predict_cache_active(c));
+                CHECK(judge_file_both(c, files[i]));
+        }
+        CHECK(predict_cache_active(c));
+        predict_cache_stats(c, &hits, &misses);
+        CHECK_INT_EQ(hits, 0);
+        CHECK(misses > 0 && predict_cache_size(c) > 0);
+        /* Stored at their first miss: another copy answers from the memo,
+         * but for the lines that name the unit's number, which repeat
+         * within no other file. */
+        for (unsigned i = 14; i < 40; i++)
+                CHECK(judge_file_both(c, files[i]));
+        predict_cache_stats(c, &before, &misses);
+        for (unsigned i = 14; i < 40; i++)
+                CHECK(judge_file_both(c, files[i]));
+        predict_cache_stats(c, &hits, &misses);
+        CHECK_INT_EQ(hits - before, 26 * 3);
+
+        /* 20,000 distinct files on a fresh memo: never started. */
+        predict_cache_freep(&c);
+        c = predict_cache_new();
+        CHECK(c);
+        for (unsigned i = 0; c && i < 20000; i++) {
+                _cleanup_(unit_file_freep) UnitFile *f = numbered_file(N + i);
+
+                if (!f || !judge_file_both(c, f)) {
                         tests_failed++;
+                        break;
                 }
         }
-        predict_cache_door_stats(c, &admitted, &turned_away, &bits);
-        CHECK_INT_EQ(admitted, 2);
-        CHECK_INT_EQ(turned_away, 2);
-        CHECK_INT_EQ(bits, 2);
-
-        /* Distinct lines: each turned away (one more bit set) or passing
-         * for seen (its bit set by another line: stored); never more than
-         * half the bits set, all cleared when half would be. */
-        for (unsigned i = 0; cleared < 2 && i < 400000; i++) {
-                size_t was = bits;
-
-                snprintf(value, sizeof value, "%ums", i);
-                if (!judge_both(c, "d.service", 252, true, &l))
-                        tests_failed++;
-                predict_cache_door_stats(c, &admitted, &turned_away, &bits);
-                CHECK(bits <= 32768);
-                if (bits < was) {
-                        CHECK_INT_EQ(bits, 1); /* cleared, then this line's bit */
-                        CHECK_INT_EQ(was, 32768);
-                        cleared++;
-                } else if (bits != was + 1)
-                        CHECK_INT_EQ(bits, was);
-        }
-        CHECK_INT_EQ(cleared, 2);
-        /* While the bits fill to half, about one new line in four passes
-         * for seen. */
-        CHECK(admitted < turned_away / 2);
+        CHECK(!predict_cache_active(c));
+        CHECK_INT_EQ(predict_cache_size(c), 0);
+done:
+        for (unsigned i = 0; i < N; i++)
+                unit_file_free(files[i]);
 }
 
 /* A value with a specifier is judged for each name; one without is judged
@@ -754,5 +779,5 @@ TEST(named_found_anywhere) {
         }
 }
 
-TESTS_MAIN(T(named_found_anywhere), T(same_answers), T(doorkeeper), T(history_follows_files), T(keyed_on_name_only_when_needed), T(name_counts_per_instance), T(grows_on_demand),
+TESTS_MAIN(T(named_found_anywhere), T(same_answers), T(probation), T(history_follows_files), T(keyed_on_name_only_when_needed), T(name_counts_per_instance), T(grows_on_demand),
            T(bounded), T(texts_compared_whole), T(hint_answers_only_its_own_key), T(judge_file_as_lines), T(no_memo))
