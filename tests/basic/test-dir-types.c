@@ -141,21 +141,13 @@ TEST(not_a_directory) {
         close(fd);
 }
 
-TEST(paths_by_directory) {
-        /* small/ holds 10 of the paths, interleaved with sub.d/ (3, too few
-         * to read) and paths that are not looked up. */
-        static const char *const names[] = {
-                "f00.service", "a", "f01.service", "b", "f02.service", "f03.service", "c", "sub.d",
-                "f04.service", "f05.service", "alias.service", "fifo.service", "x/f06.service", "f07.service",
-        };
-        size_t n = sizeof(names) / sizeof(names[0]);
-        unsigned char types[sizeof(names) / sizeof(names[0])];
-        int small = open_dir("small"), sub = open_dir("small/sub.d");
-        int dfd[] = { small, sub, small, sub, small, small, sub, small, small, small, small, small, small, -EBADF };
+/* Every path's type as readdir() gives it where its directory is small/
+ * (read: ten names or more there), DT_UNKNOWN elsewhere; and
+ * dir_type_mode() as lstat() says either way. */
+static void check_paths(const int *dfd, const char *const *names, size_t n, int small) {
+        unsigned char types[32];
 
-        tree_file(top, "small/sub.d/a", "");
-        tree_file(top, "small/sub.d/b", "");
-        tree_file(top, "small/sub.d/c", "");
+        CHECK(n <= sizeof(types));
         CHECK_INT_EQ(dir_types_of_paths(dfd, names, n, types), 0);
         for (size_t i = 0; i < n; i++) {
                 mode_t mode;
@@ -163,12 +155,44 @@ TEST(paths_by_directory) {
                 bool looked_up = dfd[i] == small && !strchr(names[i], '/');
 
                 CHECK_INT_EQ(types[i], looked_up ? readdir_type(names[i]) : DT_UNKNOWN);
-                /* Either way, dir_type_mode() says what lstat() says. */
                 if (dfd[i] < 0 || fstatat(dfd[i], names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
                         continue;
                 CHECK_INT_EQ(dir_type_mode(types[i], dfd[i], names[i], &mode), 0);
                 CHECK_INT_EQ((int) (mode & S_IFMT), (int) (st.st_mode & S_IFMT));
         }
+}
+
+TEST(paths_by_directory) {
+        /* small/ holds 10 of the paths, interleaved with sub.d/ (3, too few
+         * to read) and paths that are not looked up. */
+        static const char *const names[] = {
+                "f00.service", "a", "f01.service", "b", "f02.service", "f03.service", "c", "sub.d",
+                "f04.service", "f05.service", "alias.service", "fifo.service", "x/f06.service", "f07.service",
+        };
+        /* The same, grouped by directory: in order already (no sort), and
+         * with the directories the other way round. */
+        static const char *const grouped[] = {
+                "f00.service", "f01.service", "f02.service", "f03.service", "sub.d", "f04.service",
+                "f05.service", "alias.service", "fifo.service", "x/f06.service", "a", "b", "c", "f07.service",
+        };
+        size_t n = sizeof(names) / sizeof(names[0]);
+        int small = open_dir("small"), sub = open_dir("small/sub.d");
+        int dfd[] = { small, sub, small, sub, small, small, sub, small, small, small, small, small, small, -EBADF };
+        int ascending[] = { small, small, small, small, small, small,
+                            small, small, small, small, sub, sub, sub, -EBADF };
+        int descending[] = { sub, sub, sub, small, small, small, small, small, small, small, small, small, small, -EBADF };
+        const char *descending_names[] = {
+                "a", "b", "c", "f00.service", "f01.service", "f02.service", "f03.service", "sub.d",
+                "f04.service", "f05.service", "alias.service", "fifo.service", "x/f06.service", "f07.service",
+        };
+
+        tree_file(top, "small/sub.d/a", "");
+        tree_file(top, "small/sub.d/b", "");
+        tree_file(top, "small/sub.d/c", "");
+        CHECK(small < sub);
+        check_paths(dfd, names, n, small);
+        check_paths(ascending, grouped, n, small);
+        check_paths(descending, descending_names, n, small);
         CHECK(dir_type_mode(DT_UNKNOWN, small, "missing.service", &(mode_t) { 0 }) == -ENOENT);
         close(small);
         close(sub);
