@@ -11,7 +11,8 @@ pairwise ratios to `cat`, CPU beside wall. Then peak RSS on the stream and
 on one four times as long (flat: memory does not grow with the stream).
 
 The per-unit comparison with `systemd-analyze verify` (same units, same
-process count) is bench/check-root-bench.py.
+process count) is bench/files-bench.py (unit files) and
+bench/check-root-bench.py (a root's unit set).
 
 Usage: bench/filter-bench.py [--unitguard PATH] [--runs N] [--mb N]
                              [--only no-policy,policy,json]
