@@ -123,12 +123,16 @@ def main():
     work = tempfile.mkdtemp(prefix='ug-gen-bench-')
     try:
         root, n = boot_root(work, units)
-        print('root: %d unit files from the corpus, built-in default policy; %d runs per command' % (n, runs))
+        print('machine: ' + benchlib.machine())
+        print('root: %d unit files from the corpus, built-in default policy; %d pairs per comparison' % (n, runs))
+        print('each command gets three fresh, empty output directories (NORMAL EARLY LATE) as its last arguments')
+        print('  $ %s NORMAL EARLY LATE' % GETTY)
         for k, gen in enumerate(args):
+            cmd = [benchlib.staged(os.path.abspath(gen), work, 'generator-%d' % k), '--root', root, '--log=stderr']
             print('generator: %s (run from a copy, as installed)' % os.path.abspath(gen))
-            compare(os.path.basename(gen) + ' (%s)' % os.path.dirname(os.path.abspath(gen))[-20:],
-                    [benchlib.staged(os.path.abspath(gen), work, 'generator-%d' % k), '--root', root, '--log=stderr'],
-                    [GETTY], runs, work)
+            print('  $ %s NORMAL EARLY LATE' % ' '.join(cmd))
+            compare(os.path.basename(gen) + ' (%s)' % os.path.dirname(os.path.abspath(gen))[-20:], cmd, [GETTY],
+                    runs, work)
         compare('/bin/true (floor)', ['/bin/true'], [GETTY], runs, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
