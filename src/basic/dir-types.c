@@ -161,8 +161,10 @@ int dir_types_of_paths(const int *dfd, const char *const *names, size_t n, unsig
                 }
         /* By directory, each in the order given. Paths come grouped by
          * directory most of the time (a shell's glob, find, a package's
-         * file list), and then they are in that order already: sorting
-         * 472 of them cost more than listing their directory. */
+         * file list), and the directories' descriptors are opened in the
+         * order they first come (the lowest free numbers), so such paths
+         * are in order already as a rule: sorting 472 of them cost some
+         * 85,000 instructions for nothing. */
         if (!in_order)
                 qsort(at, m, sizeof(PathAt), path_at_compare);
         for (size_t s = 0, e; s < m; s = e) {
