@@ -62,7 +62,8 @@ def unit_names(exe, root):
     """The loaded, non-template units of the root as unitguard lists them."""
     p = subprocess.run([exe, 'units', '--root', root, '--format', 'json'], capture_output=True, text=True,
                        check=True)
-    return [json.loads(l)['id'] for l in p.stdout.splitlines() if '"state":"loaded"' in l and '@.' not in l]
+    units = [json.loads(line) for line in p.stdout.splitlines()]
+    return [u['id'] for u in units if u['state'] == 'loaded' and '@.' not in u['id']]
 
 
 def compare(label, exe, root, runs):

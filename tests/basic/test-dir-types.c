@@ -142,8 +142,8 @@ TEST(not_a_directory) {
 }
 
 /* Every path's type as readdir() gives it where its directory is small/
- * (read: ten names or more there), DT_UNKNOWN elsewhere; and
- * dir_type_mode() as lstat() says either way. */
+ * (read: ten of the names are there, DIR_TYPES_MIN_NAMES or more),
+ * DT_UNKNOWN elsewhere; and dir_type_mode() as lstat() says either way. */
 static void check_paths(const int *dfd, const char *const *names, size_t n, int small) {
         unsigned char types[32];
 
@@ -181,7 +181,7 @@ TEST(paths_by_directory) {
         int ascending[] = { small, small, small, small, small, small,
                             small, small, small, small, sub, sub, sub, -EBADF };
         int descending[] = { sub, sub, sub, small, small, small, small, small, small, small, small, small, small, -EBADF };
-        const char *descending_names[] = {
+        static const char *const descending_names[] = {
                 "a", "b", "c", "f00.service", "f01.service", "f02.service", "f03.service", "sub.d",
                 "f04.service", "f05.service", "alias.service", "fifo.service", "x/f06.service", "f07.service",
         };
